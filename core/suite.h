@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The probe suite: one table of probes, run in order against a platform.
+ * After every probe the result files are written again through the
+ * platform's sink, so a crash keeps everything measured so far.
+ */
+#ifndef MEMPROBE_CORE_SUITE_H
+#define MEMPROBE_CORE_SUITE_H
+
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/result.h"
+
+/* What a probe works with. */
+struct mp_ctx {
+	struct mp_platform *p;
+	const struct mp_config *cfg;
+	struct mp_result *r;
+	struct mp_probe *self;       /* this probe's record: status and message */
+};
+
+typedef void (*mp_probe_fn)(struct mp_ctx *ctx);
+
+struct mp_probe_def {
+	const char *name;
+	const char *what;            /* one line for --help and the docs */
+	mp_probe_fn run;
+};
+
+/* The probe table, in run order. */
+extern const struct mp_probe_def mp_probes[];
+extern const unsigned mp_nprobes;
+
+/*
+ * Run the configured probes, filling r (whose machine, cpu and documented
+ * sections the caller may have filled already).  Writes result.json,
+ * report.txt and curves.csv through the sink after each probe.
+ */
+void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r);
+
+/* Write the three result files now; MP_OK when every file was stored. */
+enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r);
+
+#endif

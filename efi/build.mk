@@ -1,0 +1,3 @@
+# UEFI application: filled in by the efi work.
+.PHONY: efi
+efi:

@@ -1,0 +1,1 @@
+# Disk image and QEMU run.
