@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Measurement kernels.  Written in assembly so that the instructions inside
+ * the timed region are exactly these, whatever the compiler and flags.
+ * System V calling convention (the UEFI build calls them from code compiled
+ * for the same convention; uefi_call_wrapper is only used for firmware).
+ */
+	.text
+
+/* uint64_t mp_x86_tsc_begin(void): lfence orders rdtsc after earlier work. */
+	.globl mp_x86_tsc_begin
+mp_x86_tsc_begin:
+	lfence
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	ret
+
+/* uint64_t mp_x86_tsc_end(void): rdtscp waits for earlier loads; lfence keeps later work out. */
+	.globl mp_x86_tsc_end
+mp_x86_tsc_end:
+	rdtscp
+	lfence
+	shl	$32, %rdx
+	or	%rdx, %rax
+	ret
+
+/* void *mp_x86_chase(void *start, uint64_t steps): steps dependent loads, unrolled by 8. */
+	.globl mp_x86_chase
+mp_x86_chase:
+	mov	%rdi, %rax
+	mov	%rsi, %rcx
+	shr	$3, %rcx
+	jz	2f
+1:	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	mov	(%rax), %rax
+	dec	%rcx
+	jnz	1b
+2:	and	$7, %rsi
+	jz	4f
+3:	mov	(%rax), %rax
+	dec	%rsi
+	jnz	3b
+4:	ret
+
+/*
+ * void mp_x86_load_sweep(base, stride, count, steps): independent loads of
+ * base + i*stride, i wrapping at count.
+ */
+	.globl mp_x86_load_sweep
+mp_x86_load_sweep:
+	test	%rcx, %rcx
+	jz	3f
+	mov	%rdx, %r8		/* elements left before wrapping */
+	mov	%rdi, %r9		/* current address */
+1:	mov	(%r9), %rax
+	add	%rsi, %r9
+	dec	%r8
+	jnz	2f
+	mov	%rdi, %r9
+	mov	%rdx, %r8
+2:	dec	%rcx
+	jnz	1b
+3:	ret
+
+/* void mp_x86_store_sweep(base, stride, count, steps): the same with stores. */
+	.globl mp_x86_store_sweep
+mp_x86_store_sweep:
+	test	%rcx, %rcx
+	jz	3f
+	mov	%rdx, %r8
+	mov	%rdi, %r9
+1:	mov	%r9, (%r9)
+	add	%rsi, %r9
+	dec	%r8
+	jnz	2f
+	mov	%rdi, %r9
+	mov	%rdx, %r8
+2:	dec	%rcx
+	jnz	1b
+3:	ret
+
+/*
+ * void mp_x86_code_run(void *entry, uint64_t steps): run a block chain built
+ * by mp_x86_code_build; each block decrements %rdi and returns at zero.
+ */
+	.globl mp_x86_code_run
+mp_x86_code_run:
+	mov	%rdi, %rax
+	mov	%rsi, %rdi
+	test	%rdi, %rdi
+	jz	1f
+	call	*%rax
+1:	ret
+
+/* void mp_x86_add_chain(uint64_t n): n dependent adds, unrolled by 8. */
+	.globl mp_x86_add_chain
+mp_x86_add_chain:
+	xor	%eax, %eax
+	shr	$3, %rdi
+	jz	2f
+1:	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	add	$1, %rax
+	dec	%rdi
+	jnz	1b
+2:	ret
+
+/* void mp_x86_clflush(const void *addr) */
+	.globl mp_x86_clflush
+mp_x86_clflush:
+	clflush	(%rdi)
+	mfence
+	ret
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The x86-64 measurement kernels and the parts of the platform seam that
+ * the bare-metal and Linux platforms share: running a reference string,
+ * flushing a line, building a chain of code blocks.
+ */
+#ifndef MEMPROBE_ARCH_X86_64_X86_H
+#define MEMPROBE_ARCH_X86_64_X86_H
+
+#include <stdint.h>
+
+#include "core/platform.h"
+
+/* Kernels (kernels.S).  Each is a fixed instruction sequence: see the file. */
+uint64_t mp_x86_tsc_begin(void);  /* lfence; rdtsc: nothing earlier is still running */
+uint64_t mp_x86_tsc_end(void);    /* rdtscp; lfence: everything earlier has finished */
+void *mp_x86_chase(void *start, uint64_t steps);
+void mp_x86_load_sweep(const void *base, uint64_t stride, uint64_t count, uint64_t steps);
+void mp_x86_store_sweep(void *base, uint64_t stride, uint64_t count, uint64_t steps);
+void mp_x86_code_run(void *entry, uint64_t steps);
+/* `n` dependent register additions: n core cycles on every x86-64 core. */
+void mp_x86_add_chain(uint64_t n);
+void mp_x86_clflush(const void *addr);
+
+/*
+ * A counter backend: the Linux command reads perf_event counters, the UEFI
+ * application programs MSRs.  `read` fills out[e] for every event e in
+ * `want` (a subset of `events`).
+ */
+struct mp_x86_pmc {
+	uint32_t events;
+	void (*read)(void *arg, uint32_t want, uint64_t out[MP_EV_COUNT]);
+	void *arg;
+};
+
+/* The shared seam operations; pmc may be NULL (no counters). */
+enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
+			  struct mp_sample *s);
+enum mp_status mp_x86_flush_line(const void *addr);
+enum mp_status mp_x86_code_build(struct mp_mem *m, const uint64_t *offsets, uint64_t n,
+				 void **entry);
+
+/* Core clock in Hz, from a timed dependent-add chain (0 if the timer is too coarse). */
+uint64_t mp_x86_core_hz(uint64_t tick_hz);
+
+#endif

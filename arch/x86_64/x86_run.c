@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* The seam operations shared by the bare-metal and Linux platforms. */
+#include "arch/x86_64/x86.h"
+
+/* Block layout written by mp_x86_code_build (Intel SDM Vol. 2 encodings):
+ *   48 ff cf        dec %rdi
+ *   0f 85 rel32     jnz next block
+ *   c3              ret             (reached when %rdi hits zero)
+ */
+#define BLOCK_BYTES 10u
+#define REL32_END 9u              /* rel32 is relative to the end of the jnz */
+
+/* Dependent adds timed for the core-clock estimate: long enough that the
+ * TSC's granularity and the call overhead vanish (under 1 ms at 4 GHz). */
+#define CORE_HZ_ADDS 2000000u
+
+static void pmc_read(const struct mp_x86_pmc *pmc, uint32_t want, uint64_t out[MP_EV_COUNT])
+{
+	if (pmc && want)
+		pmc->read(pmc->arg, want, out);
+}
+
+static enum mp_status run_kernel(const struct mp_run *r, struct mp_sample *s)
+{
+	switch (r->op) {
+	case MP_OP_CHASE:
+		s->end = mp_x86_chase(r->start, r->steps);
+		return MP_OK;
+	case MP_OP_LOAD_SWEEP:
+		mp_x86_load_sweep(r->start, r->stride, r->count, r->steps);
+		return MP_OK;
+	case MP_OP_STORE_SWEEP:
+		mp_x86_store_sweep(r->start, r->stride, r->count, r->steps);
+		return MP_OK;
+	case MP_OP_CODE:
+		mp_x86_code_run(r->start, r->steps);
+		return MP_OK;
+	default:
+		return MP_UNSUPPORTED;
+	}
+}
+
+enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
+			  struct mp_sample *s)
+{
+	uint32_t want = pmc ? (r->events & pmc->events) : 0;
+	uint64_t before[MP_EV_COUNT] = { 0 };
+	uint64_t after[MP_EV_COUNT] = { 0 };
+	enum mp_status st;
+	uint64_t t0, t1;
+
+	if ((r->op == MP_OP_LOAD_SWEEP || r->op == MP_OP_STORE_SWEEP) && r->count == 0)
+		return MP_EIO;
+	pmc_read(pmc, want, before);
+	t0 = mp_x86_tsc_begin();
+	st = run_kernel(r, s);
+	t1 = mp_x86_tsc_end();
+	pmc_read(pmc, want, after);
+	s->ticks = t1 - t0;
+	s->valid = want;
+	for (unsigned e = 0; e < MP_EV_COUNT; e++)
+		s->count[e] = (want & MP_EV_BIT(e)) ? after[e] - before[e] : 0;
+	return st;
+}
+
+enum mp_status mp_x86_flush_line(const void *addr)
+{
+	mp_x86_clflush(addr);
+	return MP_OK;
+}
+
+static void put_block(uint8_t *at, const uint8_t *next)
+{
+	int32_t rel = (int32_t)(next - (at + REL32_END));
+
+	at[0] = 0x48;
+	at[1] = 0xff;
+	at[2] = 0xcf;
+	at[3] = 0x0f;
+	at[4] = 0x85;
+	at[5] = (uint8_t)rel;
+	at[6] = (uint8_t)(rel >> 8);
+	at[7] = (uint8_t)(rel >> 16);
+	at[8] = (uint8_t)(rel >> 24);
+	at[9] = 0xc3;
+}
+
+enum mp_status mp_x86_code_build(struct mp_mem *m, const uint64_t *offsets, uint64_t n,
+				 void **entry)
+{
+	if (n == 0)
+		return MP_EIO;
+	for (uint64_t i = 0; i < n; i++) {
+		if (offsets[i] + BLOCK_BYTES > m->bytes)
+			return MP_EIO;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		put_block(m->base + offsets[i], m->base + offsets[(i + 1) % n]);
+	*entry = m->base + offsets[0];
+	return MP_OK;
+}
+
+uint64_t mp_x86_core_hz(uint64_t tick_hz)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t t0 = mp_x86_tsc_begin();
+
+		mp_x86_add_chain(CORE_HZ_ADDS);
+		uint64_t t = mp_x86_tsc_end() - t0;
+		if (t < best)
+			best = t;
+	}
+	if (best == 0)
+		return 0;
+	return (uint64_t)((double)CORE_HZ_ADDS * (double)tick_hz / (double)best);
+}
