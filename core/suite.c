@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/buf.h"
+#include "core/measure.h"
+#include "core/probes.h"
+#include "core/str.h"
+#include "core/suite.h"
+#include "core/writers.h"
+
+/* Large enough for a full result with every curve at full resolution. */
+#define OUT_BYTES (1u << 20)
+
+const struct mp_probe_def mp_probes[] = {
+	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency },
+};
+const unsigned mp_nprobes = sizeof(mp_probes) / sizeof(mp_probes[0]);
+
+static char out_mem[OUT_BYTES];
+
+typedef void (*writer_fn)(struct mp_buf *b, const struct mp_result *r);
+
+static const struct {
+	const char *name;
+	writer_fn write;
+} outputs[] = {
+	{ "result.json", mp_write_json },
+	{ "report.txt", mp_write_report },
+	{ "curves.csv", mp_write_csv },
+};
+
+static void say(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
+{
+	char line[MP_TEXT_LEN * 2];
+	struct mp_buf b;
+	va_list ap;
+
+	mp_buf_init(&b, line, sizeof(line));
+	va_start(ap, fmt);
+	mp_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	mp_log(p, lvl, line);
+}
+
+enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
+{
+	enum mp_status worst = MP_OK;
+	struct mp_buf b;
+
+	for (unsigned i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		mp_buf_init(&b, out_mem, sizeof(out_mem));
+		outputs[i].write(&b, r);
+		if (b.overflow)
+			say(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
+			    outputs[i].name, OUT_BYTES);
+		enum mp_status st = p->ops->sink(p, outputs[i].name, b.data, b.len);
+		if (st != MP_OK)
+			worst = st;
+	}
+	return worst;
+}
+
+static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r,
+		      const struct mp_probe_def *def)
+{
+	struct mp_probe *rec = mp_result_add_probe(r, def->name);
+	struct mp_ctx ctx = { .p = p, .cfg = cfg, .r = r, .self = rec };
+	uint64_t t0;
+
+	if (!rec)
+		return;
+	if (!mp_config_wants(cfg, def->name)) {
+		rec->status = MP_PROBE_SKIPPED;
+		mp_strlcpy(rec->message, "not selected", sizeof(rec->message));
+		return;
+	}
+	rec->status = MP_PROBE_OK;
+	say(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
+	t0 = mp_now(p);
+	def->run(&ctx);
+	rec->seconds = mp_seconds_since(p, t0);
+	say(p, MP_LOG_INFO, "probe %s: %s in %.2f s%s%s", def->name,
+	    mp_probe_status_name(rec->status), rec->seconds, rec->message[0] ? ": " : "",
+	    rec->message);
+}
+
+static void check_selection(struct mp_platform *p, const struct mp_config *cfg,
+			    struct mp_result *r)
+{
+	unsigned known = 0;
+
+	for (unsigned i = 0; i < mp_nprobes; i++)
+		known += mp_config_wants(cfg, mp_probes[i].name) ? 1 : 0;
+	if (known == 0) {
+		say(p, MP_LOG_WARN, "no known probe in \"%s\"; nothing to run", cfg->probes);
+		mp_result_add_note(r, "the probes setting named no known probe");
+	}
+}
+
+void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r)
+{
+	r->cpu.tsc_hz = (double)p->tick_hz;
+	if (p->core_hz)
+		r->cpu.core_hz = (double)p->core_hz;
+	check_selection(p, cfg, r);
+	for (unsigned i = 0; i < mp_nprobes; i++) {
+		run_probe(p, cfg, r, &mp_probes[i]);
+		if (mp_suite_save(p, r) != MP_OK)
+			say(p, MP_LOG_WARN, "results could not be stored after probe %s",
+			    mp_probes[i].name);
+	}
+}
