@@ -272,12 +272,17 @@ struct spec {
 	char conv;
 };
 
-static size_t parse_num(const char **f)
+/* A width or precision: digits, or '*' taking an int argument (negative: none). */
+static int parse_num(const char **f, va_list *ap)
 {
-	size_t v = 0;
+	int v = 0;
 
+	if (**f == '*') {
+		(*f)++;
+		return va_arg(*ap, int);
+	}
 	while (**f >= '0' && **f <= '9')
-		v = v * 10 + (size_t)(*(*f)++ - '0');
+		v = v * 10 + (*(*f)++ - '0');
 	return v;
 }
 
@@ -293,8 +298,10 @@ static enum spec_len parse_len(const char **f)
 }
 
 /* Parse the conversion after '%'; returns the position after it. */
-static const char *parse_spec(const char *f, struct spec *s)
+static const char *parse_spec(const char *f, struct spec *s, va_list *ap)
 {
+	int width;
+
 	mp_memset(s, 0, sizeof(*s));
 	s->prec = -1;
 	for (;; f++) {
@@ -305,10 +312,15 @@ static const char *parse_spec(const char *f, struct spec *s)
 		else
 			break;
 	}
-	s->width = parse_num(&f);
+	width = parse_num(&f, ap);
+	if (width < 0) /* as in C: a negative '*' width means '-' */
+		s->left = true;
+	s->width = width < 0 ? 0 - (size_t)width : (size_t)width;
 	if (*f == '.') {
 		f++;
-		s->prec = (int)parse_num(&f);
+		s->prec = parse_num(&f, ap);
+		if (s->prec < 0)
+			s->prec = -1;
 	}
 	s->len = parse_len(&f);
 	s->conv = *f;
@@ -354,13 +366,14 @@ static void conv_value(struct mp_buf *t, const struct spec *s, va_list *ap)
 	}
 }
 
+/* '0' pads numbers only: not strings, characters, "nan" or "inf". */
 static bool zero_pads(const struct spec *s, const char *str)
 {
-	if (!s->zero || s->left || s->conv == 's' || s->conv == 'c')
+	if (!s->zero || s->left || s->conv == 's' || s->conv == 'c' || s->conv == '%')
 		return false;
 	if (*str == '-')
 		str++;
-	return *str >= '0' && *str <= '9';
+	return *str != '\0' && *str != 'n' && *str != 'i';
 }
 
 static void put_padded(struct mp_buf *b, const struct spec *s, const char *str, size_t len)
@@ -397,7 +410,7 @@ static const char *put_conversion(struct mp_buf *b, const char *f, va_list *ap)
 	struct mp_buf t;
 	struct spec s;
 
-	f = parse_spec(f, &s);
+	f = parse_spec(f, &s, ap);
 	if (s.conv == 's') {
 		conv_string(b, &s, va_arg(*ap, const char *));
 		return f;

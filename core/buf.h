@@ -31,8 +31,9 @@ void mp_buf_double(struct mp_buf *b, double v, unsigned decimals);
 void mp_buf_size(struct mp_buf *b, uint64_t bytes);
 
 /*
- * A small printf: %s %c %d %i %u %x %lld %llu %llx %zu %f %.Nf %%,
- * with width and '-' / '0' flags.
+ * A small printf: %s %c %d %i %u %x %X (with l, ll, z: %ld %lu %lld %llu
+ * %llx %zu), %f %.Nf %%, with width and precision (digits or '*') and
+ * '-' / '0' flags.  %.Ns prints at most N bytes; %f is mp_buf_double.
  */
 void mp_buf_printf(struct mp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_buf_vprintf(struct mp_buf *b, const char *fmt, va_list ap);
