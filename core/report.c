@@ -455,7 +455,8 @@ static void put_documented(struct mp_buf *b, const struct mp_result *r)
 	const struct table cmp = { cmp_head, ncmp(r), cmp_row };
 	int32_t n = ndisagree(r);
 
-	mp_buf_printf(b, "\nDocumented by the vendor (source: %s)\n", d->source[0] ? d->source : NA);
+	mp_buf_printf(b, "\nCaches documented by the vendor (source: %s)\n",
+		      d->source[0] ? d->source : NA);
 	put_table(b, &caches, r);
 	mp_buf_puts(b, "\nTLBs documented by the vendor\n");
 	put_table(b, &tlbs, r);
