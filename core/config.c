@@ -358,9 +358,9 @@ static uint32_t parse_line(struct mp_config *c, struct slice line, uint32_t no,
 		return 0;
 	mp_buf_init(&why, mem, sizeof(mem));
 	eq = find_char(line, '=');
-	if (eq == line.n)
-		mp_buf_printf(&why, "\"%.*s\": missing '='; expected key = value", (int)line.n,
-			      line.s);
+	if (eq == line.n || eq == 0)
+		mp_buf_printf(&why, "\"%.*s\": missing %s; expected key = value", (int)line.n,
+			      line.s, eq ? "'='" : "the key");
 	else if (set_slices(c, (struct slice){ line.s, eq },
 			    (struct slice){ line.s + eq + 1, line.n - eq - 1 }, &why) == 0)
 		return 0;

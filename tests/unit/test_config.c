@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for core/config.c: defaults, the file syntax, complaints and probe selection. */
+#include <stdint.h>
+
+#include "core/config.h"
+#include "tests/check.h"
+
+/* The complaints of one parse, "N: message" per line. */
+struct complaints {
+	char text[2048];
+	unsigned n;
+};
+
+static void collect(void *arg, uint32_t line, const char *msg)
+{
+	struct complaints *c = arg;
+	size_t len = strlen(c->text);
+
+	snprintf(c->text + len, sizeof(c->text) - len, "%u: %s\n", line, msg);
+	c->n++;
+}
+
+/* Compare text line by line, so every PASS or FAIL stays on one line. */
+static void check_lines(const char *got, const char *want, const char *name)
+{
+	char g[256], w[256], label[96];
+	unsigned line = 1;
+
+	for (; *got || *want; line++) {
+		size_t gn = strcspn(got, "\n"), wn = strcspn(want, "\n");
+
+		snprintf(g, sizeof(g), "%.*s", (int)gn, got);
+		snprintf(w, sizeof(w), "%.*s", (int)wn, want);
+		snprintf(label, sizeof(label), "%s, line %u", name, line);
+		CHECK_EQ_STR(g, w, label);
+		got += gn + (got[gn] == '\n');
+		want += wn + (want[wn] == '\n');
+	}
+}
+
+static uint32_t parse(struct mp_config *c, struct complaints *out, const char *text)
+{
+	memset(out, 0, sizeof(*out));
+	mp_config_defaults(c);
+	return mp_config_parse(c, text, strlen(text), collect, out);
+}
+
+static void test_defaults(void)
+{
+	struct mp_config c;
+
+	mp_config_defaults(&c);
+	CHECK_EQ_INT(c.profile, MP_PROFILE_QUICK, "default profile");
+	CHECK_EQ_INT(c.method, MP_METHOD_TIMING, "default method");
+	CHECK_EQ_STR(c.probes, "", "default probes");
+	CHECK_EQ_INT(c.arena_bytes, 256ull << 20, "default arena");
+	CHECK_EQ_INT(c.on_finish, MP_FINISH_SHUTDOWN, "default on_finish");
+	CHECK_EQ_INT(c.finish_delay, 30, "default finish_delay");
+	CHECK_EQ_INT(c.serial_port, 0x3F8, "default serial_port");
+	CHECK_EQ_INT(c.seed, 1, "default seed");
+}
+
+static void test_good_file(void)
+{
+	static const char text[] = "\xEF\xBB\xBF# memprobe.cfg\r\n"
+				   "profile = full\r\n"
+				   "\r\n"
+				   "  method=both   # counters and timing\r\n"
+				   "probes = latency , tlb,assoc\r\n"
+				   "arena\t=\t1G\r\n"
+				   "on_finish = return\n"
+				   "finish_delay = 3600\n"
+				   "serial_port = 0x2f8\n"
+				   "seed = 0xfeed"; /* no final newline */
+	struct complaints out;
+	struct mp_config c;
+
+	CHECK_EQ_INT(parse(&c, &out, text), 0, "good file: no problems");
+	check_lines(out.text, "", "good file: no complaints");
+	CHECK_EQ_INT(c.profile, MP_PROFILE_FULL, "profile full");
+	CHECK_EQ_INT(c.method, MP_METHOD_BOTH, "method both (comment after value)");
+	CHECK_EQ_STR(c.probes, "latency,tlb,assoc", "probes list stored without blanks");
+	CHECK_EQ_INT(c.arena_bytes, 1ull << 30, "arena 1G with tabs");
+	CHECK_EQ_INT(c.on_finish, MP_FINISH_RETURN, "on_finish return");
+	CHECK_EQ_INT(c.finish_delay, 3600, "finish_delay at its maximum");
+	CHECK_EQ_INT(c.serial_port, 0x2f8, "serial_port hex");
+	CHECK_EQ_INT(c.seed, 0xfeed, "seed on the last line without a newline");
+}
+
+static void test_bad_file(void)
+{
+	static const char text[] = "profile = full\n"
+				   "on_finish = reboot\n"
+				   "on_finish = sleep\n"
+				   "colour = blue\n"
+				   "method timing\n"
+				   "finish_delay = 3601\n"
+				   "serial_port = 0x10000\n"
+				   "arena = 0\n"
+				   "arena = 12X\n"
+				   "profile = Full\n"
+				   "= 3\n"
+				   "probes = a,,b\n"
+				   "seed = -1\n";
+	static const char want[] =
+		"3: on_finish: \"sleep\" is not one of shutdown, reboot, return; using reboot\n"
+		"4: unknown key \"colour\"; known keys are profile, method, probes, arena, "
+		"on_finish, finish_delay, serial_port, seed\n"
+		"5: \"method timing\": missing '='; expected key = value\n"
+		"6: finish_delay: \"3601\" is not a number of seconds from 0 to 3600; using 30\n"
+		"7: serial_port: \"0x10000\" is not an I/O port number up to 0xffff (like 0x3f8) "
+		"or none; using 0x3f8\n"
+		"8: arena: \"0\" is not a size in bytes above 0 with an optional K, M or G suffix; "
+		"using 256M\n"
+		"9: arena: \"12X\" is not a size in bytes above 0 with an optional K, M or G "
+		"suffix; using 256M\n"
+		"10: profile: \"Full\" is not one of quick, full; using full\n"
+		"11: \"= 3\": missing the key; expected key = value\n"
+		"12: probes: \"a,,b\" is not a comma-separated list of probe names (or all); "
+		"using all\n"
+		"13: seed: \"-1\" is not an unsigned decimal or 0x number; using 1\n";
+	struct complaints out;
+	struct mp_config c;
+
+	CHECK_EQ_INT(parse(&c, &out, text), 11, "bad file: problem count");
+	CHECK_EQ_INT(out.n, 11, "bad file: one complaint per problem");
+	check_lines(out.text, want, "bad file: complaints");
+	CHECK_EQ_INT(c.profile, MP_PROFILE_FULL, "bad profile keeps the earlier value");
+	CHECK_EQ_INT(c.on_finish, MP_FINISH_REBOOT, "bad on_finish keeps the earlier value");
+	CHECK_EQ_INT(c.method, MP_METHOD_TIMING, "line without '=' changes nothing");
+	CHECK_EQ_INT(c.finish_delay, 30, "bad finish_delay keeps the default");
+	CHECK_EQ_INT(c.serial_port, 0x3F8, "bad serial_port keeps the default");
+	CHECK_EQ_INT(c.arena_bytes, 256ull << 20, "bad arena keeps the default");
+	CHECK_EQ_STR(c.probes, "", "bad probes keeps the default");
+	CHECK_EQ_INT(c.seed, 1, "bad seed keeps the default");
+}
+
+static void test_odd_files(void)
+{
+	struct complaints out;
+	struct mp_config c;
+	char long_probes[400];
+
+	CHECK_EQ_INT(parse(&c, &out, ""), 0, "empty file");
+	CHECK_EQ_INT(parse(&c, &out, "\n\n   \n# only comments\n\t\n"), 0, "blank lines");
+	CHECK_EQ_INT(parse(&c, &out, "serial_port = none\nprobes =\n"), 0, "none and empty list");
+	CHECK_EQ_INT(c.serial_port, 0, "serial_port none is 0");
+	CHECK_EQ_INT(parse(&c, &out, "\r\nprofile = fast\r\n"), 1, "CRLF bad line");
+	check_lines(out.text, "2: profile: \"fast\" is not one of quick, full; using quick\n",
+		    "CRLF line numbers and no CR in the message");
+	memset(long_probes, 'p', sizeof(long_probes));
+	memcpy(long_probes, "probes=", 7);
+	long_probes[sizeof(long_probes) - 1] = '\0';
+	CHECK_EQ_INT(parse(&c, &out, long_probes), 1, "a probes list too long to keep");
+	CHECK_EQ_STR(c.probes, "", "the too-long list is not kept in part");
+	CHECK_EQ_INT(mp_config_parse(&c, "profile=full", 7, NULL, NULL), 1,
+		     "len bounds the text; no callback is fine");
+}
+
+static void test_set(void)
+{
+	struct mp_config c;
+	char why[160];
+
+	mp_config_defaults(&c);
+	CHECK_EQ_INT(mp_config_set(&c, "arena", "64M", why, sizeof(why)), 0, "set arena");
+	CHECK_EQ_INT(c.arena_bytes, 64ull << 20, "set arena value");
+	CHECK_EQ_INT(mp_config_set(&c, " method ", " counters ", why, sizeof(why)), 0,
+		     "set trims key and value");
+	CHECK_EQ_INT(c.method, MP_METHOD_COUNTERS, "set method value");
+	CHECK(mp_config_set(&c, "method", "guess", why, sizeof(why)) != 0, "set bad value fails");
+	CHECK_EQ_STR(why, "method: \"guess\" is not one of timing, counters, both; using counters",
+		     "set bad value: why");
+	CHECK(mp_config_set(&c, "nokey", "1", why, 16) != 0, "set unknown key fails");
+	CHECK_EQ_STR(why, "unknown key \"no", "why is truncated to its buffer");
+	CHECK(mp_config_set(&c, "seed", "x", NULL, 0) != 0, "set without a why buffer");
+}
+
+static void test_wants(void)
+{
+	struct mp_config c;
+
+	mp_config_defaults(&c);
+	CHECK_EQ_INT(mp_config_wants(&c, "latency"), 1, "empty list wants every probe");
+	mp_config_set(&c, "probes", "latency, tlb", NULL, 0);
+	CHECK_EQ_INT(mp_config_wants(&c, "latency"), 1, "wants first item");
+	CHECK_EQ_INT(mp_config_wants(&c, "tlb"), 1, "wants last item");
+	CHECK_EQ_INT(mp_config_wants(&c, "lat"), 0, "a prefix is not an item");
+	CHECK_EQ_INT(mp_config_wants(&c, "tlbs"), 0, "a longer name is not an item");
+	CHECK_EQ_INT(mp_config_wants(&c, "latency,tlb"), 0, "the whole list is not an item");
+	CHECK_EQ_INT(mp_config_wants(&c, ""), 0, "the empty name is not an item");
+	mp_config_set(&c, "probes", "all", NULL, 0);
+	CHECK_EQ_INT(mp_config_wants(&c, "assoc"), 1, "all wants every probe");
+}
+
+int main(void)
+{
+	test_defaults();
+	test_good_file();
+	test_bad_file();
+	test_odd_files();
+	test_set();
+	test_wants();
+	return check_done();
+}
