@@ -47,14 +47,11 @@ static void put_point(struct mp_buf *b, const struct mp_curve *c, int32_t i)
 
 void mp_write_csv(struct mp_buf *b, const struct mp_result *r)
 {
-	int32_t ncurves = r->ncurves < MP_MAX_CURVES ? r->ncurves : MP_MAX_CURVES;
-
 	mp_buf_puts(b, "curve,x,y,x_unit,y_unit\n");
-	for (int32_t k = 0; k < ncurves; k++) {
+	for (int32_t k = 0; k < mp_count(r->ncurves, MP_MAX_CURVES); k++) {
 		const struct mp_curve *c = &r->curves[k];
-		int32_t n = c->npoints < MP_MAX_POINTS ? c->npoints : MP_MAX_POINTS;
 
-		for (int32_t i = 0; i < n; i++)
+		for (int32_t i = 0; i < mp_count(c->npoints, MP_MAX_POINTS); i++)
 			put_point(b, c, i);
 	}
 }

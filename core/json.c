@@ -116,11 +116,6 @@ static void j_tristate(struct jw *w, const char *key, enum mp_tristate t)
 	mp_buf_puts(w->b, t == MP_YES ? "true" : t == MP_NO ? "false" : "null");
 }
 
-static int32_t count(int32_t n, int32_t max)
-{
-	return n < 0 ? 0 : n > max ? max : n;
-}
-
 static void write_machine(struct jw *w, const struct mp_machine *m)
 {
 	j_open(w, "machine", '{');
@@ -167,7 +162,7 @@ static void write_tlb(struct jw *w, const struct mp_tlb *t)
 static void write_caches(struct jw *w, const struct mp_cache *c, int32_t n)
 {
 	j_open(w, "caches", '[');
-	for (int32_t i = 0; i < count(n, MP_MAX_CACHES); i++)
+	for (int32_t i = 0; i < mp_count(n, MP_MAX_CACHES); i++)
 		write_cache(w, &c[i]);
 	j_close(w, ']');
 }
@@ -175,7 +170,7 @@ static void write_caches(struct jw *w, const struct mp_cache *c, int32_t n)
 static void write_tlbs(struct jw *w, const struct mp_tlb *t, int32_t n)
 {
 	j_open(w, "tlbs", '[');
-	for (int32_t i = 0; i < count(n, MP_MAX_TLBS); i++)
+	for (int32_t i = 0; i < mp_count(n, MP_MAX_TLBS); i++)
 		write_tlb(w, &t[i]);
 	j_close(w, ']');
 }
@@ -207,7 +202,7 @@ static void write_documented(struct jw *w, const struct mp_documented *d)
 static void write_probes(struct jw *w, const struct mp_result *r)
 {
 	j_open(w, "probes", '[');
-	for (int32_t i = 0; i < count(r->nprobes, MP_MAX_PROBES); i++) {
+	for (int32_t i = 0; i < mp_count(r->nprobes, MP_MAX_PROBES); i++) {
 		const struct mp_probe *p = &r->probes[i];
 
 		j_open(w, NULL, '{');
@@ -223,7 +218,7 @@ static void write_probes(struct jw *w, const struct mp_result *r)
 static void write_points(struct jw *w, const struct mp_curve *c)
 {
 	j_open(w, "points", '[');
-	for (int32_t i = 0; i < count(c->npoints, MP_MAX_POINTS); i++) {
+	for (int32_t i = 0; i < mp_count(c->npoints, MP_MAX_POINTS); i++) {
 		member(w, NULL);
 		mp_buf_putc(w->b, '[');
 		put_double(w->b, c->x[i]);
@@ -237,7 +232,7 @@ static void write_points(struct jw *w, const struct mp_curve *c)
 static void write_curves(struct jw *w, const struct mp_result *r)
 {
 	j_open(w, "curves", '[');
-	for (int32_t i = 0; i < count(r->ncurves, MP_MAX_CURVES); i++) {
+	for (int32_t i = 0; i < mp_count(r->ncurves, MP_MAX_CURVES); i++) {
 		const struct mp_curve *c = &r->curves[i];
 
 		j_open(w, NULL, '{');
@@ -253,7 +248,7 @@ static void write_curves(struct jw *w, const struct mp_result *r)
 static void write_notes(struct jw *w, const struct mp_result *r)
 {
 	j_open(w, "notes", '[');
-	for (int32_t i = 0; i < count(r->nnotes, MP_MAX_NOTES); i++)
+	for (int32_t i = 0; i < mp_count(r->nnotes, MP_MAX_NOTES); i++)
 		j_str(w, NULL, r->notes[i], MP_TEXT_LEN, false);
 	j_close(w, ']');
 }

@@ -83,11 +83,6 @@ static void cell_unit(char *cell, double v, unsigned decimals, const char *unit)
 
 /* ---- tables ---- */
 
-static int32_t count(int32_t n, int32_t max)
-{
-	return n < 0 ? 0 : n > max ? max : n;
-}
-
 static size_t ncols(const struct table *t)
 {
 	size_t n = 0;
@@ -258,8 +253,8 @@ static void put_header(struct mp_buf *b, const struct mp_result *r)
 
 static void put_measured(struct mp_buf *b, const struct mp_result *r)
 {
-	const struct table caches = { cache_head, count(r->ncaches, MP_MAX_CACHES), cache_row };
-	const struct table tlbs = { tlb_head, count(r->ntlbs, MP_MAX_TLBS), tlb_row };
+	const struct table caches = { cache_head, mp_count(r->ncaches, MP_MAX_CACHES), cache_row };
+	const struct table tlbs = { tlb_head, mp_count(r->ntlbs, MP_MAX_TLBS), tlb_row };
 
 	mp_buf_puts(b, "\nCaches (measured)\n");
 	put_table(b, &caches, r);
@@ -335,7 +330,7 @@ static int64_t field_of(const void *rec, const struct field *f)
 /* The measured record a documented one is compared with: caches by level and type. */
 static const struct mp_cache *match_cache(const struct mp_result *r, const struct mp_cache *d)
 {
-	for (int32_t i = 0; i < count(r->ncaches, MP_MAX_CACHES); i++)
+	for (int32_t i = 0; i < mp_count(r->ncaches, MP_MAX_CACHES); i++)
 		if (r->caches[i].level == d->level && r->caches[i].type == d->type)
 			return &r->caches[i];
 	return NULL;
@@ -344,7 +339,7 @@ static const struct mp_cache *match_cache(const struct mp_result *r, const struc
 /* TLBs by level, type and page size. */
 static const struct mp_tlb *match_tlb(const struct mp_result *r, const struct mp_tlb *d)
 {
-	for (int32_t i = 0; i < count(r->ntlbs, MP_MAX_TLBS); i++) {
+	for (int32_t i = 0; i < mp_count(r->ntlbs, MP_MAX_TLBS); i++) {
 		const struct mp_tlb *t = &r->tlbs[i];
 
 		if (t->level == d->level && t->type == d->type && t->page_bytes == d->page_bytes)
@@ -362,8 +357,8 @@ struct cmp {
 
 static int32_t ncmp(const struct mp_result *r)
 {
-	return count(r->documented.ncaches, MP_MAX_CACHES) * (int32_t)NCACHE_FIELDS +
-	       count(r->documented.ntlbs, MP_MAX_TLBS) * (int32_t)NTLB_FIELDS;
+	return mp_count(r->documented.ncaches, MP_MAX_CACHES) * (int32_t)NCACHE_FIELDS +
+	       mp_count(r->documented.ntlbs, MP_MAX_TLBS) * (int32_t)NTLB_FIELDS;
 }
 
 /* "L2 unified", or with a TLB's page size "L1 data TLB 4K". */
@@ -390,7 +385,7 @@ static void label_of(char *cell, int32_t level, enum mp_kind type, const int64_t
 /* Comparison i and a label for its structure. */
 static void cmp_at(const struct mp_result *r, int32_t i, struct cmp *c, char *label)
 {
-	int32_t nc = count(r->documented.ncaches, MP_MAX_CACHES) * (int32_t)NCACHE_FIELDS;
+	int32_t nc = mp_count(r->documented.ncaches, MP_MAX_CACHES) * (int32_t)NCACHE_FIELDS;
 
 	if (i < nc) {
 		const struct mp_cache *d = &r->documented.caches[i / (int32_t)NCACHE_FIELDS];
@@ -449,9 +444,9 @@ static int32_t ndisagree(const struct mp_result *r)
 static void put_documented(struct mp_buf *b, const struct mp_result *r)
 {
 	const struct mp_documented *d = &r->documented;
-	const struct table caches = { doc_cache_head, count(d->ncaches, MP_MAX_CACHES),
+	const struct table caches = { doc_cache_head, mp_count(d->ncaches, MP_MAX_CACHES),
 				      doc_cache_row };
-	const struct table tlbs = { doc_tlb_head, count(d->ntlbs, MP_MAX_TLBS), doc_tlb_row };
+	const struct table tlbs = { doc_tlb_head, mp_count(d->ntlbs, MP_MAX_TLBS), doc_tlb_row };
 	const struct table cmp = { cmp_head, ncmp(r), cmp_row };
 	int32_t n = ndisagree(r);
 
@@ -484,14 +479,14 @@ static void probe_row(const struct mp_result *r, int32_t i, row_t cells)
 
 static void put_probes_notes(struct mp_buf *b, const struct mp_result *r)
 {
-	const struct table probes = { probe_head, count(r->nprobes, MP_MAX_PROBES), probe_row };
+	const struct table probes = { probe_head, mp_count(r->nprobes, MP_MAX_PROBES), probe_row };
 
 	mp_buf_puts(b, "\nProbes\n");
 	put_table(b, &probes, r);
 	mp_buf_puts(b, "\nNotes\n");
-	if (count(r->nnotes, MP_MAX_NOTES) == 0)
+	if (mp_count(r->nnotes, MP_MAX_NOTES) == 0)
 		mp_buf_puts(b, "  (none)\n");
-	for (int32_t i = 0; i < count(r->nnotes, MP_MAX_NOTES); i++)
+	for (int32_t i = 0; i < mp_count(r->nnotes, MP_MAX_NOTES); i++)
 		mp_buf_printf(b, "  - %.*s\n", MP_TEXT_LEN, r->notes[i]);
 }
 

@@ -147,7 +147,7 @@ void mp_result_add_note(struct mp_result *r, const char *text)
 
 struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type)
 {
-	for (int32_t i = 0; i < r->ncaches && i < MP_MAX_CACHES; i++)
+	for (int32_t i = 0; i < mp_count(r->ncaches, MP_MAX_CACHES); i++)
 		if (r->caches[i].level == level && r->caches[i].type == type)
 			return &r->caches[i];
 	return NULL;

@@ -160,6 +160,9 @@ struct mp_result {
 	char notes[MP_MAX_NOTES][MP_TEXT_LEN]; /* findings: disagreements, warnings */
 };
 
+/* A table count made safe for indexing: n clamped to 0 .. max. */
+static inline int32_t mp_count(int32_t n, int32_t max) { return n < 0 ? 0 : n > max ? max : n; }
+
 /* Set every field to "not available". */
 void mp_result_init(struct mp_result *r, const char *platform);
 void mp_cache_init(struct mp_cache *c);
