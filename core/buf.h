@@ -25,7 +25,11 @@ void mp_buf_putc(struct mp_buf *b, char c);
 void mp_buf_puts(struct mp_buf *b, const char *s);
 void mp_buf_u64(struct mp_buf *b, uint64_t v);
 void mp_buf_i64(struct mp_buf *b, int64_t v);
-/* Fixed-point with `decimals` digits after the point, rounded half away from zero. */
+/*
+ * Fixed-point with `decimals` (at most 20) digits after the point, rounded
+ * half away from zero from the exact binary value; never "-0.000"; NaN and
+ * infinities print as "nan", "inf", "-inf".
+ */
 void mp_buf_double(struct mp_buf *b, double v, unsigned decimals);
 /* Human size: 32K, 1M, 96K, 1536K, 12345 (bytes). */
 void mp_buf_size(struct mp_buf *b, uint64_t bytes);
