@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/x86_64/cpuid.h"
 #include "core/suite.h"
 #include "host/host.h"
 
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 	}
 	p = host_linux_platform(&cli, results);
 	mp_result_init(&result, p->name);
+	mp_cpuid_fill(&result, mp_cpuid_hw, NULL);
 	mp_suite_run(p, &cli.cfg, &result);
 	if (results)
 		fprintf(stderr, "memprobe: results in %s\n", results);
