@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CPU identification from CPUID: vendor, family/model/stepping, brand
+ * string, the caches and TLBs the CPU documents, and the logical CPU
+ * topology.  Pure decoding: every leaf is read through a callback, so the
+ * UEFI application and the Linux command pass the real instruction
+ * (mp_cpuid_hw) and the unit tests pass recorded register values.
+ * docs/cpu.md describes the sources and rules.
+ */
+#ifndef MEMPROBE_ARCH_X86_64_CPUID_H
+#define MEMPROBE_ARCH_X86_64_CPUID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+/* Register order in regs[]: EAX, EBX, ECX, EDX. */
+enum { MP_EAX = 0, MP_EBX = 1, MP_ECX = 2, MP_EDX = 3 };
+
+/* Executes (or replays) CPUID with EAX = leaf, ECX = subleaf. */
+typedef void (*mp_cpuid_fn)(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* The CPUID instruction itself (cpuid_hw.c); arg is unused. */
+void mp_cpuid_hw(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+enum mp_x86_vendor { MP_X86_OTHER = 0, MP_X86_INTEL, MP_X86_AMD };
+
+/* A CPUID reader: the callback and what leaf 0 and 0x80000000 told. */
+struct mp_cpuid {
+	mp_cpuid_fn fn;
+	void *arg;
+	uint32_t max_basic;        /* highest basic leaf, CPUID.0:EAX */
+	uint32_t max_ext;          /* highest extended leaf, 0 when there are none */
+	enum mp_x86_vendor vendor;
+	char vendor_id[13];        /* "GenuineIntel", "AuthenticAMD", ... */
+	int32_t family, model, stepping; /* display values, extended fields applied */
+};
+
+void mp_cpuid_open(struct mp_cpuid *c, mp_cpuid_fn fn, void *arg);
+
+/*
+ * Read a leaf.  A leaf above the maximum is not read at all (the CPU would
+ * answer with another leaf's data): false, and regs are zero.
+ */
+bool mp_cpuid_leaf(const struct mp_cpuid *c, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* Vendor string, brand string (trimmed), family, model, stepping. */
+void mp_cpuid_machine(const struct mp_cpuid *c, struct mp_machine *m);
+
+/*
+ * Logical CPUs, cores and threads per core of one package (leaf 0xB, else
+ * leaf 1 and 4 on Intel, 0x80000008 and 0x8000001E on AMD).  Only those
+ * three fields are written; MP_NA where CPUID does not tell.
+ */
+void mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu);
+
+/*
+ * The documented caches and TLBs (method MP_METHOD_DOCUMENTED, `source`
+ * naming the leaves used).  Returns how many records did not fit the
+ * fixed tables (MP_MAX_CACHES, MP_MAX_TLBS): docs/cpu.md gives the order
+ * in which TLBs are kept.
+ */
+int32_t mp_cpuid_documented(const struct mp_cpuid *c, struct mp_documented *d);
+
+/* 1 GB pages: CPUID.80000001H:EDX.Page1GB[bit 26] (Intel SDM Vol. 2A, CPUID). */
+bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c);
+
+/*
+ * Everything above into a result: machine, documented, the cpu counts, and
+ * a note when records were dropped.  What the front ends call.
+ */
+void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg);
+
+#endif
