@@ -253,6 +253,58 @@ static void write_notes(struct jw *w, const struct mp_result *r)
 	j_close(w, ']');
 }
 
+/* A parameter's value: a boolean (write allocation), a name (replacement) or an integer. */
+static void j_param(struct jw *w, const char *key, enum mp_param p, int64_t v)
+{
+	if (p == MP_PARAM_WRITE_ALLOCATE)
+		j_tristate(w, key, (enum mp_tristate)v);
+	else if (p == MP_PARAM_REPLACEMENT)
+		j_name(w, key, mp_replacement_name((enum mp_replacement)v));
+	else
+		j_int(w, key, v);
+}
+
+static void j_label(struct jw *w, const struct mp_structure *s, enum mp_param p)
+{
+	char label[MP_TEXT_LEN];
+
+	mp_param_label(label, sizeof(label), s, p);
+	j_str(w, "parameter", label, sizeof(label), false);
+}
+
+static void write_counted(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "counted", '[');
+	for (int32_t i = 0; i < mp_count(r->ncounted, MP_MAX_COUNTED); i++) {
+		const struct mp_counted *c = &r->counted[i];
+
+		j_open(w, NULL, '{');
+		j_str(w, "probe", c->probe, sizeof(c->probe), false);
+		j_label(w, &c->s, c->param);
+		j_param(w, "value", c->param, c->value);
+		j_int(w, "votes", c->votes);
+		j_int(w, "of", c->of);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+static void write_comparisons(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "comparisons", '[');
+	for (int32_t i = 0; i < mp_count(r->ncomparisons, MP_MAX_COMPARISONS); i++) {
+		const struct mp_comparison *c = &r->comparisons[i];
+
+		j_open(w, NULL, '{');
+		j_label(w, &c->s, c->param);
+		j_param(w, "timing", c->param, c->timing);
+		j_param(w, "counters", c->param, c->counters);
+		j_tristate(w, "agree", c->agree);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
 void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 {
 	struct jw w = { .b = b, .depth = 1, .first = true };
@@ -269,6 +321,8 @@ void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 	write_probes(&w, r);
 	write_curves(&w, r);
 	write_notes(&w, r);
+	write_counted(&w, r);
+	write_comparisons(&w, r);
 	j_close(&w, '}');
 	mp_buf_putc(b, '\n');
 }

@@ -463,6 +463,66 @@ static void put_documented(struct mp_buf *b, const struct mp_result *r)
 		mp_buf_puts(b, "  no disagreement where both values are known\n");
 }
 
+/* ---- counters, and timing against counters ---- */
+
+static void cell_param(char *cell, enum mp_param p, int64_t v)
+{
+	if (p == MP_PARAM_WRITE_ALLOCATE)
+		cell_tristate(cell, (enum mp_tristate)v);
+	else if (p == MP_PARAM_REPLACEMENT)
+		cell_str(cell, mp_replacement_name((enum mp_replacement)v));
+	else
+		(mp_param_is_size(p) ? cell_size : cell_int)(cell, v);
+}
+
+static const char *const counted_head[] = { "probe", "parameter", "value", "votes", NULL };
+
+static void counted_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	const struct mp_counted *c = &r->counted[i];
+
+	cell_str(cells[0], c->probe);
+	mp_param_label(cells[1], CELL_LEN, &c->s, c->param);
+	cell_param(cells[2], c->param, c->value);
+	mp_snprintf(cells[3], CELL_LEN, "%d/%d", (int)c->votes, (int)c->of);
+}
+
+static const char *const both_head[] = { "parameter", "timing", "counters", "verdict", NULL };
+
+static const char *both_verdict(const struct mp_comparison *c)
+{
+	if (c->agree == MP_YES)
+		return "agree";
+	if (c->agree == MP_NO)
+		return "DISAGREE";
+	return c->timing == MP_NA ? "counters only" : "timing only";
+}
+
+static void both_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	const struct mp_comparison *c = &r->comparisons[i];
+
+	mp_param_label(cells[0], CELL_LEN, &c->s, c->param);
+	cell_param(cells[1], c->param, c->timing);
+	cell_param(cells[2], c->param, c->counters);
+	cell_str(cells[3], both_verdict(c));
+}
+
+static void put_counters(struct mp_buf *b, const struct mp_result *r)
+{
+	const struct table counted = { counted_head, mp_count(r->ncounted, MP_MAX_COUNTED),
+				       counted_row };
+	const struct table both = { both_head, mp_count(r->ncomparisons, MP_MAX_COMPARISONS),
+				    both_row };
+
+	mp_buf_puts(b, "\nCounter measurements (votes: how many of the votes chose the value)\n");
+	put_table(b, &counted, r);
+	if (mp_count(r->ncomparisons, MP_MAX_COMPARISONS) == 0)
+		return;
+	mp_buf_puts(b, "\nTiming against counters\n");
+	put_table(b, &both, r);
+}
+
 /* ---- probes and notes ---- */
 
 static const char *const probe_head[] = { "probe", "status", "seconds", "message", NULL };
@@ -495,5 +555,6 @@ void mp_write_report(struct mp_buf *b, const struct mp_result *r)
 	put_header(b, r);
 	put_measured(b, r);
 	put_documented(b, r);
+	put_counters(b, r);
 	put_probes_notes(b, r);
 }

@@ -17,10 +17,11 @@
 #define MEMPROBE_CORE_RESULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MP_TOOL_NAME "memprobe"
-#define MP_VERSION "0.1.0"
+#define MP_VERSION "0.2.0"
 
 #define MP_NA (-1)
 
@@ -30,6 +31,8 @@
 #define MP_MAX_CURVES 16
 #define MP_MAX_POINTS 160
 #define MP_MAX_NOTES 32
+#define MP_MAX_COUNTED 96
+#define MP_MAX_COMPARISONS 64
 #define MP_NAME_LEN 48
 #define MP_TEXT_LEN 160
 
@@ -142,6 +145,51 @@ struct mp_curve {
 	double y[MP_MAX_POINTS];
 };
 
+/*
+ * A parameter of a cache or TLB: what the counter probes vote on and what
+ * the timing-against-counters comparison is made of.  Every value is an
+ * int64_t: bytes or a count, a tristate (write allocation) or an
+ * enum mp_replacement; MP_NA (-1, which is also MP_UNKNOWN and
+ * MP_REPL_UNKNOWN) when not available.
+ */
+enum mp_param {
+	MP_PARAM_SIZE = 0,           /* cache: bytes */
+	MP_PARAM_LINE,               /* cache: bytes */
+	MP_PARAM_WAYS,               /* cache or TLB */
+	MP_PARAM_WRITE_ALLOCATE,     /* cache: enum mp_tristate */
+	MP_PARAM_REPLACEMENT,        /* cache: enum mp_replacement */
+	MP_PARAM_ENTRIES,            /* TLB */
+	MP_PARAM_PAGE,               /* TLB: bytes one entry maps */
+	MP_PARAM_COUNT
+};
+
+/* The cache or TLB a parameter belongs to. */
+struct mp_structure {
+	int32_t level;
+	enum mp_kind type;
+	bool tlb;
+	int64_t page_bytes;          /* TLB: the page size mapped while measuring; else MP_NA */
+};
+
+/* One value measured with performance counters and voted on (AMP 2.2). */
+struct mp_counted {
+	char probe[16];              /* "amp", "papi" */
+	struct mp_structure s;
+	enum mp_param param;
+	int64_t value;               /* MP_NA: no vote decided */
+	int32_t votes;               /* votes for the value: its confidence */
+	int32_t of;                  /* votes cast */
+};
+
+/* One parameter as timing and counters measured it (method "both"). */
+struct mp_comparison {
+	struct mp_structure s;
+	enum mp_param param;
+	int64_t timing;              /* MP_NA: not measured that way */
+	int64_t counters;
+	enum mp_tristate agree;      /* MP_UNKNOWN unless both are known */
+};
+
 struct mp_result {
 	char platform[24];            /* "uefi-x86_64", "linux-x86_64", "sim" */
 	struct mp_machine machine;
@@ -158,6 +206,10 @@ struct mp_result {
 	struct mp_curve curves[MP_MAX_CURVES];
 	int32_t nnotes;
 	char notes[MP_MAX_NOTES][MP_TEXT_LEN]; /* findings: disagreements, warnings */
+	int32_t ncounted;
+	struct mp_counted counted[MP_MAX_COUNTED];
+	int32_t ncomparisons;
+	struct mp_comparison comparisons[MP_MAX_COMPARISONS];
 };
 
 /* A table count made safe for indexing: n clamped to 0 .. max. */
@@ -186,5 +238,21 @@ const char *mp_inclusion_name(enum mp_inclusion i);
 const char *mp_replacement_name(enum mp_replacement r);
 const char *mp_method_name(enum mp_method m);
 const char *mp_probe_status_name(enum mp_probe_status s);
+
+/* Counter values and comparisons (core/compare.c). */
+const char *mp_param_name(enum mp_param p);
+struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,
+					 const struct mp_structure *s, enum mp_param param);
+/* "L2 unified ways", "L1 data TLB 4K entries": what a parameter is about. */
+void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param);
+/* Is the parameter's value written as a size, a boolean or a name? */
+bool mp_param_is_size(enum mp_param p);
+/*
+ * Merge the counter values into caches[] and tlbs[] (method "counters", or
+ * "both" where timing agrees); a disagreement adds a note.  With `compare`
+ * (method both) comparisons[] gets every parameter either method measured.
+ * The suite calls it once, after the last probe.
+ */
+void mp_result_reconcile(struct mp_result *r, bool compare);
 
 #endif

@@ -10,7 +10,8 @@
 #define OUT_BYTES (1u << 20)
 
 const struct mp_probe_def mp_probes[] = {
-	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency },
+	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
+	  MP_METHOD_TIMING },
 };
 const unsigned mp_nprobes = sizeof(mp_probes) / sizeof(mp_probes[0]);
 
@@ -58,6 +59,21 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 	return worst;
 }
 
+/* A timing probe does not run with method counters, a counter probe not with timing. */
+static bool method_wants(const struct mp_config *cfg, const struct mp_probe_def *def)
+{
+	if (def->method == MP_METHOD_TIMING)
+		return cfg->method != MP_METHOD_COUNTERS;
+	if (def->method == MP_METHOD_COUNTERS)
+		return cfg->method != MP_METHOD_TIMING;
+	return true;
+}
+
+static const char *method_why(const struct mp_config *cfg)
+{
+	return cfg->method == MP_METHOD_TIMING ? "method is timing" : "method is counters";
+}
+
 static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r,
 		      const struct mp_probe_def *def)
 {
@@ -67,9 +83,10 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 
 	if (!rec)
 		return;
-	if (!mp_config_wants(cfg, def->name)) {
+	if (!mp_config_wants(cfg, def->name) || !method_wants(cfg, def)) {
 		rec->status = MP_PROBE_SKIPPED;
-		mp_strlcpy(rec->message, "not selected", sizeof(rec->message));
+		mp_strlcpy(rec->message, mp_config_wants(cfg, def->name) ? method_why(cfg)
+					 : "not selected", sizeof(rec->message));
 		return;
 	}
 	rec->status = MP_PROBE_OK;
@@ -107,4 +124,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_
 			say(p, MP_LOG_WARN, "results could not be stored after probe %s",
 			    mp_probes[i].name);
 	}
+	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
+	if (mp_suite_save(p, r) != MP_OK)
+		say(p, MP_LOG_WARN, "results could not be stored after the merge of methods");
 }

@@ -25,6 +25,12 @@ struct mp_probe_def {
 	const char *name;
 	const char *what;            /* one line for --help and the docs */
 	mp_probe_fn run;
+	/*
+	 * How it measures: MP_METHOD_TIMING (0, the default) runs unless the
+	 * configured method is counters, MP_METHOD_COUNTERS unless it is
+	 * timing; any other value always runs.
+	 */
+	enum mp_method method;
 };
 
 /* The probe table, in run order. */

@@ -83,6 +83,32 @@ static void fill_probes(struct mp_result *res)
 	}
 }
 
+/* Counter values of each type (integer, boolean, name) and one comparison of each verdict. */
+static void fill_counters(struct mp_result *res)
+{
+	static const struct mp_structure l2 = { 2, MP_KIND_UNIFIED, false, MP_NA };
+	static const struct mp_structure dtlb = { 1, MP_KIND_DATA, true, 4096 };
+	struct mp_counted *c;
+
+	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_WAYS);
+	c->value = 8;
+	c->votes = 7;
+	c->of = 8;
+	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_WRITE_ALLOCATE);
+	c->value = MP_YES;
+	c->votes = c->of = 8;
+	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_REPLACEMENT);
+	c->value = MP_REPL_LRU;
+	c->votes = c->of = 8;
+	c = mp_result_add_counted(res, "papi", &dtlb, MP_PARAM_ENTRIES);
+	c->value = 64;
+	c->votes = c->of = 8;
+	res->ncomparisons = 3;
+	res->comparisons[0] = (struct mp_comparison){ l2, MP_PARAM_WAYS, 8, 8, MP_YES };
+	res->comparisons[1] = (struct mp_comparison){ l2, MP_PARAM_SIZE, 1 << 19, 1 << 20, MP_NO };
+	res->comparisons[2] = (struct mp_comparison){ dtlb, MP_PARAM_PAGE, MP_NA, 4096, MP_UNKNOWN };
+}
+
 static void fill_sample(struct mp_result *res)
 {
 	struct mp_curve *c;
@@ -112,6 +138,7 @@ static void fill_sample(struct mp_result *res)
 	mp_curve_add_point(c, 4096, mp_na_double());
 	mp_result_add_note(res, "L1 ways: 8 measured, 12 documented");
 	mp_result_add_note(res, "ctl\x01 and \x1f");
+	fill_counters(res);
 }
 
 /* Written by mp_result_init alone: everything null, every table empty. */
@@ -147,7 +174,9 @@ static const char empty_json[] =
 	"  },\n"
 	"  \"probes\": [],\n"
 	"  \"curves\": [],\n"
-	"  \"notes\": []\n"
+	"  \"notes\": [],\n"
+	"  \"counted\": [],\n"
+	"  \"comparisons\": []\n"
 	"}\n";
 
 static const char l1_json[] =
@@ -232,6 +261,18 @@ static void test_sample(void)
 	check_has(j, "\"seconds\": 1.500,", "probe seconds");
 	check_has(j, "\"method\": \"documented\",", "documented method");
 	check_has(j, "\"source\": \"cpuid leaf 4\",", "documented source");
+	check_has(j, "\"probe\": \"amp\",\n      \"parameter\": \"L2 unified ways\",\n"
+		     "      \"value\": 8,\n      \"votes\": 7,\n      \"of\": 8\n",
+		  "counted value with its votes");
+	check_has(j, "\"parameter\": \"L2 unified write allocate\",\n      \"value\": true,",
+		  "counted write allocation is a boolean");
+	check_has(j, "\"value\": \"lru\",", "counted replacement is a name");
+	check_has(j, "\"parameter\": \"L1 data TLB 4K entries\",", "TLB parameter label");
+	check_has(j, "\"parameter\": \"L2 unified ways\",\n      \"timing\": 8,\n"
+		     "      \"counters\": 8,\n      \"agree\": true\n",
+		  "comparison: both values and agreement");
+	check_has(j, "\"timing\": null,\n      \"counters\": 4096,\n      \"agree\": null\n",
+		  "comparison with one value: agree is null");
 	CHECK(strstr(j, "nan") == NULL && strstr(j, "inf") == NULL, "no nan or inf in JSON");
 	CHECK(strstr(j, "\t") == NULL, "no raw tab in JSON");
 }
