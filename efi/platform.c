@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "arch/x86_64/cr.h"
 #include "arch/x86_64/ring0.h"
 #include "arch/x86_64/x86.h"
 #include "core/result.h"
@@ -101,10 +102,12 @@ static enum mp_status efi_flush_line(struct mp_platform *p, const void *addr)
 	return mp_x86_flush_line(addr);
 }
 
+/* Caches by wbinvd; the TLB by writing CR3 back, which drops non-global entries. */
 static enum mp_status efi_flush_all(struct mp_platform *p)
 {
 	(void)p;
 	mp_x86_wbinvd();
+	mp_x86_write_cr3(mp_x86_read_cr3());
 	return MP_OK;
 }
 
