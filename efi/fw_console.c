@@ -44,8 +44,8 @@ bool mp_fw_key_pressed(void)
 /*
  * Does the firmware already copy the console to a serial port?  True when
  * a device path in the ConOut variable (section 3.3, globally defined
- * variables) has a UART node (section 10.3.4.13: type 3, messaging;
- * subtype 14, UART).
+ * variables) has a UART node (section 10.3.4, "UART Device Path": type 3,
+ * messaging; subtype 14).
  */
 bool mp_fw_console_on_serial(void)
 {

@@ -12,8 +12,9 @@
  * 50 ms waits, as Stall() may only overshoot. */
 #define CALIBRATE_US 50000u
 #define CALIBRATE_TRIES 3u
-/* The firmware's page size for its identity map: 4 KB is all UEFI
- * promises (UEFI Specification 2.10, section 2.3.4); issue 6 maps our own. */
+/* The page size of the firmware's identity map: UEFI promises the map
+ * (Specification 2.10, section 2.3.4) but not its page size, so 4 KB is
+ * what we can claim; issue 6 maps our own. */
 #define FW_PAGE_BYTES 4096u
 /* Progress lines per piece of work: one per tenth done. */
 #define PROGRESS_STEPS 10u
