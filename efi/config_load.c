@@ -58,14 +58,16 @@ void mp_efi_config_load(struct mp_config *cfg)
 
 void mp_efi_config_show(const struct mp_config *cfg)
 {
-	char arena[24];
+	char arena[24], port[12] = "none";
 	struct mp_buf b;
 
 	mp_buf_init(&b, arena, sizeof(arena));
 	mp_buf_size(&b, cfg->arena_bytes);
+	if (cfg->serial_port)
+		mp_snprintf(port, sizeof(port), "0x%x", cfg->serial_port);
 	mp_efi_sayf("memprobe: config: profile=%s method=%s probes=%s arena=%s on_finish=%s "
-		    "finish_delay=%u serial_port=0x%x seed=%llu\n",
+		    "finish_delay=%u serial_port=%s seed=%llu\n",
 		    profile_names[cfg->profile], mp_method_name(cfg->method),
 		    cfg->probes[0] ? cfg->probes : "all", arena, finish_names[cfg->on_finish],
-		    cfg->finish_delay, cfg->serial_port, (unsigned long long)cfg->seed);
+		    cfg->finish_delay, port, (unsigned long long)cfg->seed);
 }
