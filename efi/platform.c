@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/cr.h"
 #include "arch/x86_64/ring0.h"
+#include "arch/x86_64/tsc.h"
 #include "arch/x86_64/x86.h"
 #include "core/result.h"
 #include "core/str.h"
@@ -187,6 +189,27 @@ static uint64_t calibrate_tsc(void)
 	return best * (1000000u / CALIBRATE_US);
 }
 
+/* The TSC rate from CPUID 15H where the CPU enumerates it, else calibrated. */
+static void clocks(struct mp_platform *p)
+{
+	const char *source = "CPUID 15H";
+	struct mp_cpuid c;
+
+	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+	p->tick_hz = mp_x86_tsc_hz_cpuid(&c);
+	if (!p->tick_hz) {
+		p->tick_hz = calibrate_tsc();
+		source = "calibrated against the firmware's Stall";
+	}
+	p->core_hz = mp_x86_core_hz(p->tick_hz);
+	mp_efi_sayf("memprobe: TSC %llu kHz (%s), core clock %llu kHz\n",
+		    (unsigned long long)(p->tick_hz / 1000), source,
+		    (unsigned long long)(p->core_hz / 1000));
+	if (!mp_x86_tsc_invariant(&c))
+		mp_efi_say("memprobe: warning: the TSC is not invariant: its rate may follow "
+			   "the core clock\n");
+}
+
 struct mp_platform *mp_efi_platform(struct mp_efi_arena *arena, struct mp_efi_results *res)
 {
 	state = (struct efi_state){ .arena = arena, .results = res };
@@ -196,10 +219,6 @@ struct mp_platform *mp_efi_platform(struct mp_efi_arena *arena, struct mp_efi_re
 		.ops = &efi_ops,
 		.priv = &state,
 	};
-	platform.tick_hz = calibrate_tsc();
-	platform.core_hz = mp_x86_core_hz(platform.tick_hz);
-	mp_efi_sayf("memprobe: TSC %llu kHz (against the firmware's Stall), core clock %llu kHz\n",
-		    (unsigned long long)(platform.tick_hz / 1000),
-		    (unsigned long long)(platform.core_hz / 1000));
+	clocks(&platform);
 	return &platform;
 }
