@@ -129,9 +129,10 @@ int mp_efi_app(void)
 	struct mp_config cfg;
 	struct mp_fw_info fw;
 	enum mp_fw_status vol;
-	bool mirrored = mp_efi_out_init();
+	bool mirrored;
 
 	mp_fw_watchdog_off();
+	mirrored = mp_efi_out_init();
 	mp_efi_out_serial(MP_UART_COM1);
 	mp_fw_describe(&fw);
 	banner(&fw);

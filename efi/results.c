@@ -3,6 +3,9 @@
 #include "efi/out.h"
 #include "efi/results.h"
 
+/* Longest file path: the run directory, '/', a result file's name. */
+#define PATH_LEN 96
+
 static enum mp_fw_status make_parents(void)
 {
 	enum mp_fw_status st = mp_fw_mkdir("memprobe");
@@ -48,7 +51,7 @@ void mp_efi_results_open(struct mp_efi_results *res)
 enum mp_status mp_efi_results_store(struct mp_efi_results *res, const char *name,
 				    const char *data, size_t len)
 {
-	char path[sizeof(res->dir) + MP_EFI_LINE / 4];
+	char path[PATH_LEN];
 
 	if (res->status == MP_FW_OK) {
 		mp_snprintf(path, sizeof(path), "%s/%s", res->dir, name);

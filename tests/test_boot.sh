@@ -6,7 +6,8 @@
 # sentinel; the result files read back out of the image with mtools must be
 # valid; a second boot must add a run directory and leave the first one
 # alone; a configuration with bad lines must still finish and name them; a
-# read-only disk must still finish with result.json on the serial port.
+# read-only or full disk must still finish with result.json on the serial
+# port.
 # One PASS or FAIL line per check.  MEMPROBE_BOOT_TIMEOUT (seconds) bounds
 # each boot.
 set -u
@@ -166,3 +167,18 @@ check "read-only disk: powered off by itself ($secs s)" powered_off readonly
 check "read-only disk: clear message" in_log readonly 'cannot store results: .*read-only'
 check "read-only disk: sentinel" in_log readonly "^$SENTINEL"
 check "read-only disk: result.json on the serial port is valid" serial_json_valid readonly
+
+# A full partition: the same.
+scratch full "$QUICK"
+fill_up() { # one file as large as the free space
+	fs=$(part_fs "$out/full.img")
+	free=$(MTOOLS_SKIP_CHECK=1 mdir -i "$fs" :: | sed -n 's/ //g; s/^\([0-9]*\)bytesfree$/\1/p')
+	head -c "$free" /dev/zero >"$out/fill.bin" &&
+		MTOOLS_SKIP_CHECK=1 mcopy -i "$fs" "$out/fill.bin" ::/FILL.BIN && rm "$out/fill.bin"
+}
+check "full disk: filled up" fill_up
+run_boot full "$out/full.img"
+check "full disk: powered off by itself ($secs s)" powered_off full
+check "full disk: clear message" in_log full 'cannot store results: .*full'
+check "full disk: sentinel" in_log full "^$SENTINEL"
+check "full disk: result.json on the serial port is valid" serial_json_valid full
