@@ -48,12 +48,14 @@ static const struct tlb_field {
 	enum mp_kind kind;
 	int64_t page;
 } tlb_fields[] = {
-	/* Fn8000_0005 EBX: L1 4K TLBs, EAX: L1 2M/4M TLBs; data [31:24] ways, [23:16] entries; instruction [15:8], [7:0]. */
+	/* Fn8000_0005 EBX: L1 4K TLBs, EAX: L1 2M/4M TLBs;
+	 * data [31:24] ways, [23:16] entries; instruction [15:8], [7:0]. */
 	{ 0x80000005, MP_SRC_80000005, MP_EBX, 24, 8, 16, 8, 1, MP_KIND_DATA, MP_PAGE_4K },
 	{ 0x80000005, MP_SRC_80000005, MP_EBX, 8, 8, 0, 8, 1, MP_KIND_INSTRUCTION, MP_PAGE_4K },
 	{ 0x80000005, MP_SRC_80000005, MP_EAX, 24, 8, 16, 8, 1, MP_KIND_DATA, MP_PAGE_2M },
 	{ 0x80000005, MP_SRC_80000005, MP_EAX, 8, 8, 0, 8, 1, MP_KIND_INSTRUCTION, MP_PAGE_2M },
-	/* Fn8000_0006 EBX: L2 4K TLBs, EAX: L2 2M/4M TLBs; data [31:28] ways, [27:16] entries; instruction [15:12], [11:0]. */
+	/* Fn8000_0006 EBX: L2 4K TLBs, EAX: L2 2M/4M TLBs;
+	 * data [31:28] ways, [27:16] entries; instruction [15:12], [11:0]. */
 	{ 0x80000006, MP_SRC_80000006, MP_EBX, 28, 4, 16, 12, 2, MP_KIND_DATA, MP_PAGE_4K },
 	{ 0x80000006, MP_SRC_80000006, MP_EBX, 12, 4, 0, 12, 2, MP_KIND_INSTRUCTION, MP_PAGE_4K },
 	{ 0x80000006, MP_SRC_80000006, MP_EAX, 28, 4, 16, 12, 2, MP_KIND_DATA, MP_PAGE_2M },
@@ -92,7 +94,8 @@ bool mp_cpuid_amd_tlbs(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 		if (!mp_cpuid_leaf(c, f->leaf, 0, r))
 			continue;
 		int64_t entries = mp_bits(r[f->reg], f->entries_lo, f->entries_n);
-		int64_t ways = ways_of(mp_bits(r[f->reg], f->assoc_lo, f->assoc_n), f->assoc_n, entries);
+		uint32_t code = mp_bits(r[f->reg], f->assoc_lo, f->assoc_n);
+		int64_t ways = ways_of(code, f->assoc_n, entries);
 		struct mp_tlb_rec rec = { f->level, f->kind, f->page, entries, ways };
 
 		if (entries == 0 || ways == 0)
@@ -115,9 +118,11 @@ bool mp_cpuid_amd_caches(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 			continue;
 		int64_t size = mp_bits(r[f->reg], f->size_lo, f->size_n) * f->unit;
 		int64_t line = mp_bits(r[f->reg], 0, 8);
-		int64_t ways = line ? ways_of(mp_bits(r[f->reg], f->assoc_lo, f->assoc_n), f->assoc_n,
-					      size / line) : 0;
-		struct mp_cache_rec rec = { f->level, f->kind, size, line, ways, MP_NA, MP_INCL_UNKNOWN };
+		uint32_t code = mp_bits(r[f->reg], f->assoc_lo, f->assoc_n);
+		int64_t ways = line ? ways_of(code, f->assoc_n, size / line) : 0;
+		struct mp_cache_rec rec = {
+			f->level, f->kind, size, line, ways, MP_NA, MP_INCL_UNKNOWN,
+		};
 
 		if (size == 0 || ways == 0)
 			continue;

@@ -15,7 +15,8 @@
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { CACHE, TLB };
-enum { P4K = 1, P2M = 2, P1G = 4 }; /* "4M" pages are held as 2M pages under PAE and 4-level paging */
+/* Page sizes; "4M" pages are held as 2M pages under PAE and 4-level paging. */
+enum { P4K = 1, P2M = 2, P1G = 4 };
 enum { ANY, XEON_MP_F6, NOT_XEON_MP_F6 };
 #define FULL 0xffff /* fully associative */
 #define D MP_KIND_DATA
@@ -41,7 +42,8 @@ struct desc {
 };
 
 #define C(code, lvl, kind, kb, ways, line) { code, CACHE, lvl, kind, ways, line, kb, 0, ANY }
-#define T(code, lvl, kind, pages, entries, ways) { code, TLB, lvl, kind, ways, 0, entries, pages, ANY }
+#define T(code, lvl, kind, pages, entries, ways) \
+	{ code, TLB, lvl, kind, ways, 0, entries, pages, ANY }
 
 /* Intel SDM Vol. 2A, Table 3-12 "Encoding of CPUID Leaf 2 Descriptors". */
 static const struct desc table[] = {

@@ -87,7 +87,8 @@ struct mp_pt_walk {
 /* Translate virt through the tables at root; false when unmapped or non-canonical. */
 bool mp_pt_walk(const uint64_t *root, uint64_t virt, struct mp_pt_walk *out);
 
-/* PAT index of a leaf entry: PAT << 2 | PCD << 1 | PWT (SDM Vol. 3A, "Selecting a Memory Type from the PAT"). */
+/* PAT index of a leaf entry: PAT << 2 | PCD << 1 | PWT
+ * (SDM Vol. 3A, "Selecting a Memory Type from the PAT"). */
 unsigned mp_pt_pat_index(uint64_t entry, uint64_t page_bytes);
 
 /*

@@ -120,7 +120,7 @@ bool mp_pmu_choose(const struct mp_pmu_cpu *cpu, struct mp_pmu *out)
 		vendors[cpu->vendor].events(cpu, out, !t || t->family == -1);
 	for (int e = 0; e < MP_EV_COUNT; e++)
 		if (out->events[e].fixed && out->events[e].fixed_index >= out->nfixed)
-			out->events[e].fixed = false; /* no such fixed counter: a general one counts it */
+			out->events[e].fixed = false; /* no such fixed counter: use a general one */
 	if (out->ngp == 0 && out->nfixed == 0)
 		goto none;
 	return true;

@@ -91,7 +91,8 @@ uint32_t mp_pmu_events_mask(const struct mp_pmu *p);
 /* Privilege levels to count in. */
 enum { MP_PMU_USR = 1u << 0, MP_PMU_OS = 1u << 1 };
 
-/* Event select fields (SDM Vol. 3B, Figure "Layout of IA32_PERFEVTSELx MSRs"; APM Vol. 2, PerfEvtSeln). */
+/* Event select fields (SDM Vol. 3B, Figure "Layout of IA32_PERFEVTSELx MSRs";
+ * APM Vol. 2, PerfEvtSeln). */
 #define MP_PMU_SEL_USR (1ull << 16)
 #define MP_PMU_SEL_OS (1ull << 17)
 #define MP_PMU_SEL_EN (1ull << 22)

@@ -33,7 +33,8 @@ const struct mp_pmu_ops mp_pmu_amd_legacy = {
 	.max_gp = 4,
 };
 
-/* CPUID Fn8000_0001 ECX PerfCtrExtCore[23]: PerfEvtSel0-5 C001_0200h + 2n, PerfCtr C001_0201h + 2n. */
+/* CPUID Fn8000_0001 ECX PerfCtrExtCore[23]:
+ * PerfEvtSel0-5 C001_0200h + 2n, PerfCtr0-5 C001_0201h + 2n. */
 const struct mp_pmu_ops mp_pmu_amd_core_ext = {
 	.name = "amd-core-ext", .evtsel_msr = 0xc0010200, .ctr_msr = 0xc0010201, .msr_stride = 2,
 	.max_gp = 6,
@@ -103,7 +104,7 @@ static const struct mp_pmu_event amd_zen2[MP_EV_COUNT] = {
 	[MP_EV_L1D_MISS] = EV(0x60, 0xe0),     /* PMCx060 L2RequestG1: RdBlkL, RdBlkX, LsRdBlkC_S */
 	[MP_EV_L1I_MISS] = EV(0x60, 0x10),     /* PMCx060 L2RequestG1: CacheableIcRead */
 	[MP_EV_L2_MISS] = EV(0x64, 0x09),      /* PMCx064 L2CacheReqStat: LsRdBlkC, IcFillMiss */
-	[MP_EV_L3_MISS] = EV(0x43, 0x58),      /* PMCx043 LsRefillsFromSys: LclDram, RmtCache, RmtDram */
+	[MP_EV_L3_MISS] = EV(0x43, 0x58),      /* PMCx043 LsRefillsFromSys: 08, 10, 40 */
 	[MP_EV_DTLB1_MISS] = EV(0x45, 0xff),   /* PMCx045 LsL1DTlbMiss: all */
 	[MP_EV_DTLB2_MISS] = EV(0x45, 0xf0),   /* PMCx045 LsL1DTlbMiss: the L2 DTLB misses too */
 	[MP_EV_ITLB1_MISS] = EV(0x84, 0x00),   /* PMCx084 BpL1TlbMissL2Hit */
@@ -123,11 +124,11 @@ static const struct mp_pmu_event amd_zen3_zen4[MP_EV_COUNT] = {
 	[MP_EV_L1D_MISS] = EV(0x60, 0xe0),     /* PMCx060 L2RequestG1: RdBlkL, RdBlkX, LsRdBlkC_S */
 	[MP_EV_L1I_MISS] = EV(0x18e, 0x18),    /* PMCx18E IcTagHitMiss: IcMiss */
 	[MP_EV_L2_MISS] = EV(0x64, 0x09),      /* PMCx064 L2CacheReqStat: LsRdBlkC, IcFillMiss */
-	[MP_EV_L3_MISS] = EV(0x43, 0x5c),      /* PMCx043 LsDmndFillsFromSys: remote caches, DRAM/IO */
+	[MP_EV_L3_MISS] = EV(0x43, 0x5c),      /* PMCx043 LsDmndFillsFromSys: 04, 08, 10, 40 */
 	[MP_EV_DTLB1_MISS] = EV(0x45, 0xff),   /* PMCx045 LsL1DTlbMiss: all */
 	[MP_EV_DTLB2_MISS] = EV(0x45, 0xf0),   /* PMCx045 LsL1DTlbMiss: the L2 DTLB misses too */
 	[MP_EV_ITLB1_MISS] = EV(0x84, 0x00),   /* PMCx084 BpL1TlbMissL2TlbHit */
-	[MP_EV_ITLB2_MISS] = EV(0x85, 0x0f),   /* PMCx085 BpL1TlbMissL2TlbMiss: 4K, 2M, 1G, coalesced */
+	[MP_EV_ITLB2_MISS] = EV(0x85, 0x0f),   /* PMCx085 BpL1TlbMissL2TlbMiss: all */
 };
 
 #define INTEL_SKL(model) { "intel-skylake", MP_X86_INTEL, 6, (model), (model), intel_skylake }
@@ -137,7 +138,7 @@ const struct mp_pmu_table mp_pmu_tables[] = {
 	INTEL_SKL(0x4e), INTEL_SKL(0x5e), INTEL_SKL(0x55), INTEL_SKL(0x8e), INTEL_SKL(0x9e),
 	INTEL_SKL(0xa5), INTEL_SKL(0xa6),                                   /* Skylake cores */
 	INTEL_SKL(0x7d), INTEL_SKL(0x7e), INTEL_SKL(0x6a), INTEL_SKL(0x6c), /* Sunny Cove */
-	INTEL_SKL(0x8c), INTEL_SKL(0x8d), INTEL_SKL(0xa7),                  /* Willow/Cypress Cove */
+	INTEL_SKL(0x8c), INTEL_SKL(0x8d), INTEL_SKL(0xa7),                  /* Willow, Cypress */
 	{ "amd-zen2", MP_X86_AMD, 0x17, 0x30, 0xff, amd_zen2 },
 	{ "amd-zen3-zen4", MP_X86_AMD, 0x19, 0x00, 0xff, amd_zen3_zen4 },
 	{ "intel-architectural", MP_X86_INTEL, -1, 0, 0, intel_arch },

@@ -41,7 +41,8 @@ static const struct rec rec_p4[] = {
 	{ 0x80000004, ANY, { 0x20342029, 0x20555043, 0x30342e32, 0x007a4847 } },
 };
 
-/* Intel Core 2 Quad Q6600 (Kentsfield, family 6 model 0FH): leaf 4, TLBs in leaf 2, highest basic leaf 0AH.
+/* Intel Core 2 Quad Q6600 (Kentsfield, family 6 model 0FH): leaf 4, TLBs in leaf 2,
+ * highest basic leaf 0AH.
  * libcpuid tests/intel/x86-64/core/intel-core2-quad-cpu-q6600.test */
 static const struct rec rec_q6600[] = {
 	{ 0x00000000, ANY, { 0x0000000a, 0x756e6547, 0x6c65746e, 0x49656e69 } },

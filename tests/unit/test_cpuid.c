@@ -61,11 +61,11 @@ static void check_caches(const char *cpu, const struct mp_documented *d, const s
 		CHECK(c->level == e->level && c->type == e->kind && c->size_bytes == e->size &&
 		      c->line_bytes == e->line && c->ways == e->ways && c->shared_by == e->shared &&
 		      c->inclusion == e->incl && c->method == MP_METHOD_DOCUMENTED,
-		      "%s: got L%d %s %lld B line %lld ways %lld shared %d incl %d, want L%d %s %lld "
-		      "B line %lld ways %lld shared %d incl %d", n, (int)c->level, mp_kind_name(c->type),
-		      (long long)c->size_bytes, (long long)c->line_bytes, (long long)c->ways,
-		      (int)c->shared_by, (int)c->inclusion, e->level, mp_kind_name(e->kind), e->size,
-		      e->line, e->ways, e->shared, (int)e->incl);
+		      "%s: got L%d %s %lld B line %lld ways %lld shared %d incl %d, "
+		      "want L%d %s %lld B line %lld ways %lld shared %d incl %d", n, (int)c->level,
+		      mp_kind_name(c->type), (long long)c->size_bytes, (long long)c->line_bytes,
+		      (long long)c->ways, (int)c->shared_by, (int)c->inclusion, e->level,
+		      mp_kind_name(e->kind), e->size, e->line, e->ways, e->shared, (int)e->incl);
 	}
 }
 
@@ -83,10 +83,11 @@ static void check_tlbs(const char *cpu, const struct mp_documented *d, const str
 		CHECK(t->level == e->level && t->type == e->kind && t->page_bytes == e->page &&
 		      t->entries == e->entries && t->ways == e->ways &&
 		      t->method == MP_METHOD_DOCUMENTED,
-		      "%s: got L%d %s page %lld entries %lld ways %lld, want L%d %s page %lld entries "
-		      "%lld ways %lld", n, (int)t->level, mp_kind_name(t->type),
-		      (long long)t->page_bytes, (long long)t->entries, (long long)t->ways, e->level,
-		      mp_kind_name(e->kind), e->page, e->entries, e->ways);
+		      "%s: got L%d %s page %lld entries %lld ways %lld, "
+		      "want L%d %s page %lld entries %lld ways %lld", n, (int)t->level,
+		      mp_kind_name(t->type), (long long)t->page_bytes, (long long)t->entries,
+		      (long long)t->ways, e->level, mp_kind_name(e->kind), e->page, e->entries,
+		      e->ways);
 	}
 }
 
@@ -104,9 +105,10 @@ static void check_cpu(struct cpu_rec *rec, const struct want *w)
 	snprintf(n, sizeof(n), "%s: brand", rec->name);
 	CHECK_EQ_STR(r.machine.brand, w->brand, n);
 	CHECK(r.machine.family == w->family && r.machine.model == w->model &&
-	      r.machine.stepping == w->stepping, "%s: family/model/stepping got %d/%d/%d want %d/%d/%d",
-	      rec->name, (int)r.machine.family, (int)r.machine.model, (int)r.machine.stepping,
-	      w->family, w->model, w->stepping);
+	      r.machine.stepping == w->stepping,
+	      "%s: family/model/stepping got %d/%d/%d want %d/%d/%d", rec->name,
+	      (int)r.machine.family, (int)r.machine.model, (int)r.machine.stepping, w->family,
+	      w->model, w->stepping);
 	CHECK(r.cpu.logical_cpus == w->logical && r.cpu.cores == w->cores &&
 	      r.cpu.threads_per_core == w->per_core,
 	      "%s: logical/cores/threads per core got %d/%d/%d want %d/%d/%d", rec->name,

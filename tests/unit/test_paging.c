@@ -133,7 +133,8 @@ static void test_errors(struct mp_pt *pt)
 	struct pool small;
 	struct mp_pt tiny;
 
-	CHECK_EQ_INT(mp_pt_map(pt, 0x40600000, 5 * M2, M2), MP_OK, "mapping a range again the same way");
+	CHECK_EQ_INT(mp_pt_map(pt, 0x40600000, 5 * M2, M2), MP_OK,
+		     "mapping a range again the same way");
 	CHECK_EQ_INT(mp_pt_map(pt, 0x1000, 8 * K4, 8 * K4), MP_UNSUPPORTED, "8 KB pages");
 	CHECK_EQ_INT(mp_pt_map(pt, 0x100000, M2, M2), MP_EIO, "2M page at a 1 MB address");
 	CHECK_EQ_INT(mp_pt_map(pt, 0x200000, M2 / 2, M2), MP_EIO, "1 MB of 2M pages");
@@ -147,7 +148,8 @@ static void test_errors(struct mp_pt *pt)
 
 	pool_init(&small, 3);
 	CHECK_EQ_INT(mp_pt_init(&tiny, pool_alloc, &small), MP_OK, "3-page pool: root");
-	CHECK_EQ_INT(mp_pt_map(&tiny, 0, K4, K4), MP_ENOMEM, "3-page pool: a 4K page needs 4 tables");
+	CHECK_EQ_INT(mp_pt_map(&tiny, 0, K4, K4), MP_ENOMEM,
+		     "3-page pool: a 4K page needs 4 tables");
 	free(small.mem);
 }
 
@@ -190,10 +192,12 @@ static void test_pat_index(void)
 static void test_pat(void)
 {
 	static const enum mp_memtype power_on[8] = {
-		MP_MT_WB, MP_MT_WT, MP_MT_UC_MINUS, MP_MT_UC, MP_MT_WB, MP_MT_WT, MP_MT_UC_MINUS, MP_MT_UC,
+		MP_MT_WB, MP_MT_WT, MP_MT_UC_MINUS, MP_MT_UC,
+		MP_MT_WB, MP_MT_WT, MP_MT_UC_MINUS, MP_MT_UC,
 	};
 	static const enum mp_memtype linux_pat[8] = {
-		MP_MT_WB, MP_MT_WC, MP_MT_UC_MINUS, MP_MT_UC, MP_MT_WB, MP_MT_WP, MP_MT_UC_MINUS, MP_MT_WT,
+		MP_MT_WB, MP_MT_WC, MP_MT_UC_MINUS, MP_MT_UC,
+		MP_MT_WB, MP_MT_WP, MP_MT_UC_MINUS, MP_MT_WT,
 	};
 	char n[64];
 

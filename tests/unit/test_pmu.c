@@ -29,7 +29,7 @@ static void test_evtsel_intel(void)
 	CHECK_EQ_INT(field(v, 8, 8), 0x20, "evtsel: unit mask bits 15:8");
 	CHECK_EQ_INT(field(v, 16, 1), 1, "evtsel: USR bit 16");
 	CHECK_EQ_INT(field(v, 17, 1), 1, "evtsel: OS bit 17");
-	CHECK_EQ_INT(field(v, 18, 4), 0, "evtsel: edge, pin control, APIC interrupt, any thread clear");
+	CHECK_EQ_INT(field(v, 18, 4), 0, "evtsel: edge, pin control, interrupt, any thread clear");
 	CHECK_EQ_INT(field(v, 22, 1), 1, "evtsel: EN bit 22");
 	CHECK_EQ_INT(field(v, 23, 9), 0, "evtsel: invert and counter mask clear");
 	CHECK_EQ_INT(field(v, 32, 32), 0, "evtsel: nothing above bit 31 for an 8-bit event");
@@ -121,12 +121,13 @@ static void test_intel_choices(void)
 	/* 0AH: EAX 08300805H (v5, 8 x 48), EDX 8604H (4 x 48); model 7EH shares Skylake's codes. */
 	check_choice(&icl, &(struct want){ true, &mp_pmu_intel_v2, "intel-skylake", 5, 8, 48, 4, 48,
 					   ALL_BUT_L4 }, &p);
-	/* 0AH: EAX 07280202H (v2, 2 x 40), EDX 503H (3 x 40); last cache L2: LLC Misses is L2. */
-	check_choice(&core2, &(struct want){ true, &mp_pmu_intel_v2, "intel-architectural", 2, 2, 40,
-					     3, 40, CORE_EVENTS | MP_EV_BIT(MP_EV_L2_MISS) }, &p);
+	/* 0AH: EAX 07280202H (v2, 2 x 40), EDX 503H (3 x 40); the last cache is L2. */
+	check_choice(&core2, &(struct want){ true, &mp_pmu_intel_v2, "intel-architectural", 2, 2,
+					     40, 3, 40,
+					     CORE_EVENTS | MP_EV_BIT(MP_EV_L2_MISS) }, &p);
 	CHECK(p.events[MP_EV_L2_MISS].event == 0x2e && p.events[MP_EV_L2_MISS].umask == 0x41,
 	      "core2: L2 miss is the architectural LLC Misses 2EH/41H");
-	/* 0AH: EAX 07280203H (v3, 2 x 40), EDX 2501H (1 fixed): cycles move to a general counter. */
+	/* 0AH: EAX 07280203H (v3, 2 x 40), EDX 2501H (1 fixed): cycles go to a general counter. */
 	check_choice(&atom, &(struct want){ true, &mp_pmu_intel_v2, "intel-architectural", 3, 2, 40,
 					    1, 40, CORE_EVENTS | MP_EV_BIT(MP_EV_L2_MISS) }, &p);
 	CHECK(!p.events[MP_EV_CYCLES].fixed && p.events[MP_EV_INSTRUCTIONS].fixed,
