@@ -29,7 +29,9 @@ bool mp_efi_arena_take(struct mp_efi_arena *a, uint64_t want)
 	mp_memset(a, 0, sizeof(*a));
 	want = align_up(want < MP_EFI_ARENA_MIN ? MP_EFI_ARENA_MIN : want, PAGE_BYTES);
 	for (uint64_t bytes = want; bytes >= MP_EFI_ARENA_MIN; bytes /= 2) {
-		if (take_aligned(a, bytes, MP_EFI_ARENA_ALIGN) || take_aligned(a, bytes, PAGE_BYTES))
+		if (take_aligned(a, bytes, MP_EFI_ARENA_ALIGN))
+			return true;
+		if (take_aligned(a, bytes, PAGE_BYTES))
 			return true;
 	}
 	return false;

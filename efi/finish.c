@@ -41,7 +41,8 @@ void mp_efi_finish(const struct mp_config *cfg)
 		mp_efi_sayf("memprobe: %s in %u s; press any key to stay\n", action,
 			    cfg->finish_delay);
 		if (key_within(cfg->finish_delay)) {
-			mp_efi_say("\nmemprobe: staying up; press any key to return to the firmware\n");
+			mp_efi_say("\nmemprobe: staying up; "
+				   "press any key to return to the firmware\n");
 			wait_key();
 			return;
 		}

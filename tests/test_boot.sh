@@ -105,8 +105,9 @@ reproducible() { # two builds a second apart give the same bytes
 }
 
 fat_clean() { # fsck.fat finds nothing wrong with the partition
-	dd if=build/memprobe.img of="$out/esp.img" bs=512 skip=$(($(part_offset build/memprobe.img) / 512)) \
-		status=none && fsck.fat -n "$out/esp.img"
+	skip=$(($(part_offset build/memprobe.img) / 512))
+	dd if=build/memprobe.img of="$out/esp.img" bs=512 skip="$skip" status=none &&
+		fsck.fat -n "$out/esp.img"
 }
 
 check "image is reproducible" reproducible
