@@ -18,7 +18,7 @@ run_one() {
 	printf '%s\n' "$out" >> "$log"
 	p=$(printf '%s\n' "$out" | grep -c '^PASS')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL')
-	printf '%s\n' "$out" | grep '^FAIL'
+	printf '%s\n' "$out" | grep -E '^(FAIL|INFO)'
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $name: exited with status $rc and no FAIL line"
 		f=1

@@ -16,10 +16,16 @@ mp_x86_tsc_begin:
 	or	%rdx, %rax
 	ret
 
-/* uint64_t mp_x86_tsc_end(void): rdtscp waits for earlier loads; lfence keeps later work out. */
+/*
+ * uint64_t mp_x86_tsc_end(void): the first lfence waits for every earlier
+ * instruction (the timed loads) to complete, the second keeps later work
+ * from starting before the read.  Not rdtscp: older CPUs and QEMU's
+ * default CPU models lack it.
+ */
 	.globl mp_x86_tsc_end
 mp_x86_tsc_end:
-	rdtscp
+	lfence
+	rdtsc
 	lfence
 	shl	$32, %rdx
 	or	%rdx, %rax
