@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+
 #include "core/refstring.h"
 
 static inline uint64_t *slot(uint8_t *base, uint64_t i, uint64_t stride)
@@ -44,4 +46,121 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g)
 		offs[i - 1] = offs[j];
 		offs[j] = t;
 	}
+}
+
+/*
+ * A keyed pseudo-random permutation of [0, n) without scratch memory:
+ * rounds of invertible steps on b-bit integers (add a key, multiply by an
+ * odd key, xor-shift right), b the smallest width covering n, walking the
+ * cycle back into range (cycle walking: fewer than two steps on average
+ * since 2^b < 2n).  Chains of millions of elements are shuffled this way
+ * in place.
+ */
+#define PERM_ROUNDS 3
+
+struct perm {
+	uint64_t n;
+	uint64_t mask;
+	unsigned shift;
+	uint64_t add[PERM_ROUNDS], mul[PERM_ROUNDS];
+};
+
+static void perm_init(struct perm *p, uint64_t n, struct mp_rng *g)
+{
+	unsigned bits = 0;
+
+	while (bits < 63 && (1ull << bits) < n)
+		bits++;
+	p->n = n;
+	p->mask = (1ull << bits) - 1;
+	p->shift = bits / 2 + 1;
+	for (unsigned i = 0; i < PERM_ROUNDS; i++) {
+		p->add[i] = mp_rng_next(g);
+		p->mul[i] = mp_rng_next(g) | 1;
+	}
+}
+
+static uint64_t perm_at(const struct perm *p, uint64_t i)
+{
+	do {
+		for (unsigned k = 0; k < PERM_ROUNDS; k++) {
+			i = ((i + p->add[k]) * p->mul[k]) & p->mask;
+			i ^= i >> p->shift;
+		}
+	} while (i >= p->n);
+	return i;
+}
+
+/* Appends elements to a chain under construction: each new element becomes
+ * its predecessor's successor. */
+struct linker {
+	uint64_t *first;
+	uint64_t *prev;
+};
+
+static void link_add(struct linker *k, uint8_t *at)
+{
+	uint64_t *e = (uint64_t *)(void *)at;
+
+	if (k->prev)
+		*k->prev = (uint64_t)(uintptr_t)e;
+	if (!k->first)
+		k->first = e;
+	k->prev = e;
+}
+
+void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, struct mp_rng *g)
+{
+	uint64_t nrows = (bytes + row - 1) / row;
+	struct linker k = { 0 };
+	struct perm rows, cols;
+
+	perm_init(&rows, nrows, g);
+	for (uint64_t i = 0; i < nrows; i++) {
+		uint64_t from = perm_at(&rows, i) * row;
+		uint64_t nlines = (from + row < bytes ? row : bytes - from) / line;
+
+		perm_init(&cols, nlines, g);
+		for (uint64_t j = 0; j < nlines; j++)
+			link_add(&k, base + from + perm_at(&cols, j) * line);
+	}
+	*k.prev = (uint64_t)(uintptr_t)k.first;
+	return k.first;
+}
+
+static uint64_t pages_lines(const struct mp_ref_pages *s)
+{
+	return s->page / s->line;
+}
+
+uint64_t mp_ref_pages_count(const struct mp_ref_pages *s)
+{
+	return s->groups * s->per_group * s->per_page;
+}
+
+uint64_t mp_ref_pages_span(const struct mp_ref_pages *s)
+{
+	return (s->groups - 1) * s->group_stride + (s->per_group - 1) * s->page_stride + s->page;
+}
+
+static uint64_t pages_offset(const struct mp_ref_pages *s, const struct perm *cols, uint64_t e)
+{
+	uint64_t q = e / s->per_page;
+	uint64_t page = q / s->per_group * s->group_stride + q % s->per_group * s->page_stride;
+
+	return page + perm_at(cols, e % pages_lines(s)) * s->line;
+}
+
+void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g)
+{
+	uint64_t n = mp_ref_pages_count(s);
+	struct linker k = { 0 };
+	struct perm cols, order;
+
+	perm_init(&cols, pages_lines(s), g);
+	perm_init(&order, n, g);
+	for (uint64_t i = 0; i < n; i++)
+		link_add(&k, base + pages_offset(s, &cols, perm_at(&order, i)));
+	*k.prev = (uint64_t)(uintptr_t)k.first;
+	return k.first;
 }
