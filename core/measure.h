@@ -41,6 +41,96 @@ enum mp_status mp_chase_warm(struct mp_ctx *c, struct mp_chase *ch);
 /* Minimum ticks per access over repeated windows. */
 enum mp_status mp_chase_min(struct mp_ctx *c, struct mp_chase *ch, double *ticks_per_access);
 
+/* Loads in one timed window of this chase: MP_WINDOW_STEPS, whole cycles when shorter. */
+uint64_t mp_chase_steps(const struct mp_chase *ch);
+
+/* One window of `steps` loads of the chase, timed; the cursor moves on. */
+enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t steps,
+			       uint64_t *ticks);
+
+/* Runs without a new minimum before a measurement is accepted, for the profile. */
+unsigned mp_stable_runs(const struct mp_config *cfg);
+
+/*
+ * The sweep discipline of Cooper-Xu 3.3 for a response curve: the sample
+ * points are measured in repeated sweeps over the whole range, one run per
+ * point per sweep, so that interference spreads over all points instead of
+ * spoiling a few.  A point is done when its minimum has not changed for
+ * mp_stable_runs() of its runs.  After every sweep a point whose minimum
+ * equals both neighbours' is knocked out (not measured any more); when a
+ * point finds a new minimum, its knocked-out neighbours are revived.
+ *
+ * Times are compared the way Cooper-Xu compare cycle-rounded times: two
+ * minima are the same when they differ by less than MP_SAME_CYCLES core
+ * cycles or MP_SAME_REL of their size, whichever is larger (the relative
+ * part is ours: at DRAM latencies the run-to-run jitter of a minimum is
+ * several cycles, and a cycle criterion would never let a point settle).
+ */
+#define MP_SAME_CYCLES 0.5
+#define MP_SAME_REL 0.01
+/*
+ * Knock-out compares a point with its neighbours more loosely than the
+ * "new minimum" test: a plateau's points agree within this much.  Chosen
+ * below the smallest step the analysis accepts (MP_STEP_MIN_RISE, 10%), so
+ * that no point of a real transition is ever knocked out.
+ */
+#define MP_KNOCKOUT_REL 0.03
+/* Sweeps before giving up on points that never settle (bounds the time). */
+#define MP_MAX_SWEEPS 200u
+#define MP_SWEEP_MAX 160u
+
+enum mp_point_state { MP_POINT_ACTIVE = 0, MP_POINT_STABLE, MP_POINT_OUT };
+
+struct mp_sweep {
+	uint32_t n;
+	uint64_t x[MP_SWEEP_MAX];        /* the sample sizes, ascending */
+	double best[MP_SWEEP_MAX];       /* minimum ticks per access so far */
+	uint32_t since[MP_SWEEP_MAX];    /* runs since the minimum last changed */
+	uint32_t runs[MP_SWEEP_MAX];
+	uint8_t state[MP_SWEEP_MAX];     /* enum mp_point_state */
+	uint32_t sweeps;
+	uint64_t deadline;               /* mp_now() value to stop at; 0: none */
+	bool timed_out;
+};
+
+/*
+ * A visit of point i (s->x[i]) in a sweep: one or more runs (at most
+ * MP_VISIT_RUNS), ticks per access of each in ticks[], their number in *n.
+ * A point whose every run needs an expensive set-up (building and warming a
+ * long string) may time several windows per set-up.
+ */
+#define MP_VISIT_RUNS 4u
+typedef enum mp_status (*mp_sample_fn)(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
+				       uint32_t i, double *ticks, uint32_t *n);
+
+void mp_sweep_init(struct mp_sweep *s, const uint64_t *x, uint32_t n);
+/* Sweep until every point is stable or knocked out; `what` names the progress. */
+enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
+			    const char *what);
+/* Are two minimum times (ticks) the same by the rule above? */
+bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
+
+/*
+ * Loads per window when a short chain (a compact set, a gap string) is
+ * timed: a window is a whole number of cycles, at least this many loads.
+ * Whole cycles give every element the same weight; short windows let some
+ * windows escape a disturbance entirely (at one disturbance per 2000 loads,
+ * the simulator's example noise rate, a 1024-load window is clean 60% of
+ * the time), and the minimum keeps such a window.  The fixed cost of
+ * reading the clock stays under 2% of a window of L1 hits.  Such windows
+ * cost microseconds, so the caller says how many runs without a new minimum
+ * it waits for (at least Cooper-Xu's 25, whatever the profile: on a shared
+ * host the quick profile's count let L1-hit minima wander by 10%).
+ */
+#define MP_SHORT_WINDOW_STEPS 1024u
+
+/*
+ * Minimum ticks per access of a chain timed in windows of whole cycles,
+ * after `stable` runs without a new minimum (MP_MAX_RUNS at most).
+ */
+enum mp_status mp_chase_min_cycles(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
+				   double *ticks_per_access);
+
 /* Conversions; NaN when the platform does not know the clock. */
 double mp_ticks_to_cycles(const struct mp_platform *p, double ticks);
 double mp_cycles_to_ns(const struct mp_platform *p, double cycles);
