@@ -1,56 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The latency sweep: a random pointer chase over growing footprints gives
- * the response curve (cycles per load against footprint) and, from its
- * smallest footprints, the hit latency of the first-level data cache.
- * Every later capacity probe reads the same kind of curve.
+ * The latency curve: the multi-level test's C(k) sweep (core/cksweep.h)
+ * over small footprints only, a cheap first curve that gives the hit
+ * latency of the first-level data cache before any other probe runs.  The
+ * "levels" probe runs the same sweep over the whole hierarchy.
  */
-#include "core/buf.h"
-#include "core/measure.h"
+#include "core/cksweep.h"
 #include "core/probes.h"
-#include "core/refstring.h"
 
-#define SWEEP_MIN_BYTES 4096u
-/* Footprint steps per doubling: the curve's resolution. */
-#define STEPS_PER_DOUBLING_QUICK 2u
-#define STEPS_PER_DOUBLING_FULL 4u
-#define SWEEP_MAX_QUICK (16ull << 20)
-#define SWEEP_MAX_FULL (512ull << 20)
-/* Element spacing: one per 64-byte line, the smallest line of any
- * current x86 core; a larger line only makes the curve rise earlier. */
-#define ELEMENT_BYTES 64u
-/* Footprints at or below this are taken as L1 hits for the latency: no
- * modelled or known data cache is smaller than 8 KB. */
-#define L1_LATENCY_FOOTPRINT 8192u
+/*
+ * The curve runs to LATENCY_TOP_FACTOR times the documented L1 data cache
+ * (enough to show the step to L2 and its plateau), or to
+ * LATENCY_TOP_DEFAULT (four times the largest L1 data cache we know of,
+ * 64K) when nothing is documented.
+ */
+#define LATENCY_TOP_FACTOR 8u
+#define LATENCY_TOP_DEFAULT (256u << 10)
+#define LATENCY_BUDGET_S 1.0
 
-static uint64_t sweep_max(const struct mp_ctx *c)
+static uint64_t latency_top(const struct mp_ctx *c)
 {
-	uint64_t max = c->cfg->profile == MP_PROFILE_FULL ? SWEEP_MAX_FULL : SWEEP_MAX_QUICK;
+	for (int32_t i = 0; i < c->r->documented.ncaches && i < MP_MAX_CACHES; i++) {
+		const struct mp_cache *d = &c->r->documented.caches[i];
 
-	return max < c->cfg->arena_bytes / 2 ? max : c->cfg->arena_bytes / 2;
-}
-
-/* The k-th footprint of a geometric sweep with `per` steps per doubling,
- * rounded to whole elements. */
-static uint64_t footprint(uint64_t k, unsigned per)
-{
-	static const uint16_t frac[4][4] = {
-		{ 1000 }, { 1000, 1414 }, { 1000, 1260, 1587 }, { 1000, 1189, 1414, 1682 },
-	};
-	uint64_t bytes = ((uint64_t)SWEEP_MIN_BYTES << (k / per)) * frac[per - 1][k % per] / 1000;
-
-	return bytes - bytes % ELEMENT_BYTES;
-}
-
-static enum mp_status measure_point(struct mp_ctx *c, struct mp_mem *m, uint64_t bytes,
-				    struct mp_rng *g, double *ticks)
-{
-	struct mp_chase ch = { .length = bytes / ELEMENT_BYTES, .region = "latency-sweep" };
-	enum mp_status st;
-
-	ch.cursor = mp_ref_cycle(m->base, ch.length, ELEMENT_BYTES, g);
-	st = mp_chase_warm(c, &ch);
-	return st == MP_OK ? mp_chase_min(c, &ch, ticks) : st;
+		if (d->level == 1 && d->type == MP_KIND_DATA && d->size_bytes > 0)
+			return (uint64_t)d->size_bytes * LATENCY_TOP_FACTOR;
+	}
+	return LATENCY_TOP_DEFAULT;
 }
 
 static void record_l1(struct mp_ctx *c, double ticks)
@@ -63,40 +39,29 @@ static void record_l1(struct mp_ctx *c, double ticks)
 		return;
 	l1->level = 1;
 	l1->type = MP_KIND_DATA;
-	l1->latency_cycles = mp_ticks_to_cycles(c->p, ticks);
-	l1->latency_ns = mp_ticks_to_ns(c->p, ticks);
+	mp_ck_latency(c->p, ticks, &l1->latency_cycles, &l1->latency_ns);
 	l1->method = MP_METHOD_TIMING;
 }
 
 void mp_probe_latency(struct mp_ctx *c)
 {
-	unsigned per = c->cfg->profile == MP_PROFILE_FULL ? STEPS_PER_DOUBLING_FULL
-							  : STEPS_PER_DOUBLING_QUICK;
-	uint64_t max = sweep_max(c), npoints = 0;
-	struct mp_curve *curve = mp_result_add_curve(c->r, "latency", "bytes", mp_probe_time_unit(c));
-	double l1 = mp_na_double(), ticks;
-	struct mp_rng g;
+	static struct mp_ck k = {
+		.lo = MP_CK_MIN_BYTES, .line = MP_CK_DEFAULT_LINE, .budget_s = LATENCY_BUDGET_S,
+	};
+	struct mp_curve *curve;
 	struct mp_mem m;
 
-	while (footprint(npoints, per) <= max)
-		npoints++;
-	if (mp_probe_alloc(c, footprint(npoints - 1, per), MP_PAGE_2M, &m) != MP_OK)
+	k.hi = latency_top(c);
+	if (mp_probe_alloc(c, k.hi, MP_PAGE_2M, &m) != MP_OK)
 		return;
-	mp_rng_seed(&g, c->cfg->seed);
-	for (uint64_t k = 0; k < npoints; k++) {
-		uint64_t bytes = footprint(k, per);
-
-		c->p->ops->progress(c->p, "latency", k, npoints);
-		if (measure_point(c, &m, bytes, &g, &ticks) != MP_OK) {
-			mp_probe_fail(c, "the platform could not run a chase");
-			break;
-		}
-		if (bytes <= L1_LATENCY_FOOTPRINT && !(ticks >= l1))
-			l1 = ticks;
-		if (curve)
-			mp_curve_add_point(curve, (double)bytes, mp_probe_time(c, ticks));
+	if (mp_ck_sweep(c, &m, "latency", &k) != MP_OK) {
+		mp_probe_fail(c, "the platform could not run a chase");
+		c->p->ops->mem_free(c->p, &m);
+		return;
 	}
 	c->p->ops->mem_free(c->p, &m);
-	if (!mp_is_na(l1))
-		record_l1(c, l1);
+	curve = mp_result_add_curve(c->r, "latency", "bytes", mp_probe_time_unit(c));
+	for (uint32_t i = 0; curve && i < k.n; i++)
+		mp_curve_add_point(curve, (double)k.bytes[i], mp_probe_time(c, k.ticks[i]));
+	record_l1(c, k.steps.plateau[0].level);
 }

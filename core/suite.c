@@ -12,6 +12,8 @@
 const struct mp_probe_def mp_probes[] = {
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
 	  MP_METHOD_TIMING },
+	{ "levels", "multi-level test: every cache level's effective capacity and latency",
+	  mp_probe_levels, MP_METHOD_TIMING },
 };
 const unsigned mp_nprobes = sizeof(mp_probes) / sizeof(mp_probes[0]);
 
