@@ -73,4 +73,80 @@ uint64_t mp_ref_pages_span(const struct mp_ref_pages *s);
 uint64_t mp_ref_pages_count(const struct mp_ref_pages *s);
 void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g);
 
+/*
+ * Strided address sets: the L1 gap test's G(n, k, o) and X-Ray's compact
+ * sets.  `groups` groups of `n` elements; element e of group g sits at
+ *     g * group_stride + e * stride  (+ shift when e >= shift_from).
+ *   Cooper-Xu G(n, k, o) (3.2):   stride k, shift o from element n - 1.
+ *   X-Ray <S, n> (4.2):           stride S, no shift, one group.
+ *   X-Ray <C/A, 2A, b> (4.4.1):   stride C/A, n = 2A, shift b from element A.
+ *   X-Ray <S, n, S_old, r> (4.5.1): r groups group_stride = S_old apart.
+ * Offsets are multiples of 8 (one 8-byte element each) and all distinct:
+ * group_stride * groups <= stride when groups > 1, shift < stride.
+ */
+struct mp_ref_stride {
+	uint64_t stride;
+	uint64_t n;
+	uint64_t shift_from;   /* first element that is shifted (n: none) */
+	uint64_t shift;
+	uint64_t groups;       /* at least 1 */
+	uint64_t group_stride;
+};
+
+static inline struct mp_ref_stride mp_ref_gap(uint64_t n, uint64_t k, uint64_t o)
+{
+	return (struct mp_ref_stride){ k, n, n - 1, o, 1, 0 };
+}
+
+static inline struct mp_ref_stride mp_ref_xray(uint64_t s, uint64_t n)
+{
+	return (struct mp_ref_stride){ s, n, n, 0, 1, 0 };
+}
+
+static inline struct mp_ref_stride mp_ref_xray_block(uint64_t way, uint64_t assoc, uint64_t b)
+{
+	return (struct mp_ref_stride){ way, 2 * assoc, assoc, b, 1, 0 };
+}
+
+/* Elements in the set, and the bytes from base it reaches. */
+uint64_t mp_ref_stride_count(const struct mp_ref_stride *s);
+uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
+
+/*
+ * Write the set's offsets into offs[0 .. count) in a pseudo-random visiting
+ * order a prefetcher cannot follow (X-Ray 4.4.3): the groups in shuffled
+ * order, each group's elements shuffled and visited together.  A group is
+ * what one set of the level under test holds (X-Ray 4.5.1), so visiting it
+ * whole makes every group leave the levels above before it comes round
+ * again, which an exclusive level must then hold on its own.  Links the
+ * elements at base + offs[i] into one cycle in that order; offs keeps the
+ * order.  Returns the element a chase starts from.
+ */
+void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
+			  struct mp_rng *g);
+
+/*
+ * The back-invalidation string (core/lower_incl.c): lines k * stride,
+ * k < xlines + m.  The first xlines ("x") are visited word by word, `words`
+ * words each, the lines taking turns, and the other m lines once each in
+ * shuffled order, the x words spread evenly between them: x stays among
+ * the most recently used lines of its set in the levels above while the m
+ * lines push it out of the level under test.  The x lines are moved by
+ * xoff (the reference moves them to another set of that level).  Writes
+ * xlines * words + m offsets into offs (the visiting order), returns that.
+ */
+uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
+			    uint64_t stride, uint64_t *offs, struct mp_rng *g);
+
+/*
+ * The TLB twin of a visiting order: element i moves to another word of its
+ * own page, on line i mod (page / line), so the twin visits exactly the
+ * same pages in the same order (the same TLB behaviour) while its lines
+ * spread evenly over the sets of any cache whose way is at most a page: it
+ * hits in the L1 when n is at most the L1's lines.  Writes out[0 .. n);
+ * base + offs[i] must be 8-byte aligned; page and line powers of two.
+ * Distinct offsets as long as no page holds page / 8 elements or more.
+ */
+void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t *out);
+
 #endif
