@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/cset.h"
+#include "core/measure.h"
+
+/* Scratch for a set's visiting order and for its twin. */
+static uint64_t order[MP_CSET_MAX_ELEMS];
+static uint64_t twin[MP_CSET_MAX_ELEMS];
+
+void mp_cset_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_mem *m,
+		  const char *region, struct mp_ref_stride known)
+{
+	*s = (struct mp_cset){
+		.c = c, .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
+		.region = region, .known = known, .base_ticks = mp_na_double(),
+		.base_min = mp_na_double(), .l1_ticks = mp_na_double(), .stable = MP_CSET_STABLE,
+	};
+	mp_rng_seed(&s->rng, c->cfg->seed);
+}
+
+/*
+ * Take a timed chain's lines out of every cache, so that none is left over
+ * in a set the next chain uses: a line never touched again can stay for
+ * good under tree-PLRU and would take a way from the next set.  Where the
+ * platform cannot flush a line, nothing is done.
+ */
+static void flush_chain(struct mp_cset *s, const uint64_t *offs, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (s->c->p->ops->flush_line(s->c->p, s->mem + s->shift + offs[i]) != MP_OK)
+			return;
+}
+
+static enum mp_status time_chain(struct mp_cset *s, void *start, const uint64_t *offs,
+				 uint64_t n, double *ticks)
+{
+	struct mp_chase ch = { .cursor = start, .length = n, .region = s->region };
+	enum mp_status st = mp_chase_warm(s->c, &ch);
+
+	s->timed++;
+	if (st == MP_OK)
+		st = mp_chase_min_cycles(s->c, &ch, s->stable, ticks);
+	flush_chain(s, offs, n);
+	return st;
+}
+
+/* Pages the visiting order touches, at most. */
+static uint64_t pages_of(const struct mp_cset *s, uint64_t n)
+{
+	uint64_t top = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		top = order[i] > top ? order[i] : top;
+	return n < top / s->page + 1 ? n : top / s->page + 1;
+}
+
+static bool wants_twin(const struct mp_cset *s, uint64_t n)
+{
+	return !mp_is_na(s->l1_ticks) && n <= s->twin_max &&
+	       pages_of(s, n) > MP_CSET_TWIN_MIN_PAGES;
+}
+
+/* What the TLB adds per access to a chase in this visiting order. */
+static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
+{
+	double t;
+	enum mp_status st;
+
+	mp_ref_twin(order, n, s->page, s->twin_line, twin);
+	st = time_chain(s, mp_ref_chain(s->mem + s->shift, twin, n), twin, n, &t);
+	*extra = t > s->l1_ticks ? t - s->l1_ticks : 0.0;
+	return st;
+}
+
+/* Time the chain just linked through order[0 .. n), then its twin. */
+static enum mp_status time_linked(struct mp_cset *s, void *start, uint64_t n, double *ticks)
+{
+	double extra = 0.0;
+	enum mp_status st = time_chain(s, start, order, n, ticks);
+
+	if (st == MP_OK && wants_twin(s, n))
+		st = tlb_share(s, n, &extra);
+	*ticks -= extra;
+	return st;
+}
+
+enum mp_status mp_cset_time(struct mp_cset *s, const struct mp_ref_stride *shape, double *ticks)
+{
+	uint64_t n = mp_ref_stride_count(shape);
+
+	if (n == 0 || n > MP_CSET_MAX_ELEMS || s->shift + mp_ref_stride_span(shape) > s->bytes)
+		return MP_ENOMEM;
+	return time_linked(s, mp_ref_stride_chain(s->mem + s->shift, shape, order, &s->rng), n,
+			   ticks);
+}
+
+uint64_t *mp_cset_order(struct mp_cset *s)
+{
+	(void)s;
+	return order;
+}
+
+enum mp_status mp_cset_time_order(struct mp_cset *s, uint64_t n, double *ticks)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (order[i] + sizeof(uint64_t) > s->bytes)
+			return MP_ENOMEM;
+	return time_linked(s, mp_ref_chain(s->mem, order, n), n, ticks);
+}
+
+enum mp_status mp_cset_baseline(struct mp_cset *s)
+{
+	enum mp_status st = mp_cset_time(s, &s->known, &s->base_ticks);
+
+	if (st == MP_OK && !(s->base_ticks >= s->base_min))
+		s->base_min = s->base_ticks;
+	return st;
+}
+
+/* One round: a fresh baseline, then the set right after it; 1 compact. */
+static int round_trip(struct mp_cset *s, const struct mp_ref_stride *shape, unsigned stable)
+{
+	double t, base;
+	enum mp_status st;
+
+	s->stable = MP_CSET_STABLE;
+	if ((st = mp_cset_baseline(s)) != MP_OK)
+		return st == MP_ENOMEM ? -2 : -1;
+	base = s->base_ticks;
+	s->stable = stable;
+	s->shift = mp_rng_below(&s->rng, MP_CSET_SHIFT_SPAN / MP_CSET_SHIFT_UNIT) *
+		   MP_CSET_SHIFT_UNIT;
+	st = mp_cset_time(s, shape, &t);
+	s->shift = 0;
+	if (st != MP_OK)
+		return st == MP_ENOMEM ? -2 : -1;
+	return t <= base * (1.0 + MP_CSET_MISS_REL);
+}
+
+int mp_cset_compact(struct mp_cset *s, const struct mp_ref_stride *shape)
+{
+	int c = round_trip(s, shape, MP_CSET_STABLE);
+
+	for (unsigned round = 1; round < MP_CSET_ROUNDS && c == 0; round++)
+		c = round_trip(s, shape, MP_CSET_CONFIRM_STABLE);
+	return c;
+}
