@@ -12,6 +12,7 @@
 const struct mp_probe_def mp_probes[] = {
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
 	  MP_METHOD_TIMING },
+	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING },
 	{ "levels", "multi-level test: every cache level's effective capacity and latency",
 	  mp_probe_levels, MP_METHOD_TIMING },
 };
