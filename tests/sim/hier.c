@@ -23,6 +23,11 @@ static void tlb_walk(struct mp_sim *s, struct sim_path *p, uint32_t page, uint64
 	struct sim_tlbpath *tp = &p->tlb[page];
 	int i;
 
+	for (i = 1; i < tp->n; i++) {
+		const struct sim_sets *a = &tp->t[i]->a;
+
+		__builtin_prefetch(a->key + sim_sets_index(a, va >> a->shift) * a->stride);
+	}
 	for (i = 0; i < tp->n; i++) {
 		struct sim_sets *a = &tp->t[i]->a;
 		uint64_t vpn = va >> a->shift;
@@ -112,13 +117,20 @@ static void evicted(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t
 		cache_fill(s, c->below, va, pa);
 }
 
-/* A line that left c, addressed both ways (a physical line whose mapping is
- * gone keeps its physical address as a stand-in: it matches nothing). */
+/*
+ * A line that left c.  Its virtual address (the reverse of the mapping, a
+ * hash lookup with scattered frames) is found only when something needs
+ * it: inclusion, a victim fill, or the causes of misses.  A line whose
+ * mapping is gone keeps its physical address as a stand-in: it matches
+ * nothing in a virtually indexed level.
+ */
 static void line_left(struct mp_sim *s, struct sim_cache *c, uint64_t key, int why,
 		      bool victim_fill)
 {
 	uint64_t pa = key << c->a.shift, va;
 
+	if (!s->causes && !c->victims_matter)
+		return;
 	if (!sim_vm_va(s, pa, &va))
 		va = pa;
 	if (s->causes)
@@ -141,11 +153,23 @@ static void cache_fill(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint6
 		line_left(s, c, victim, SIM_LEFT_REPLACED, true);
 }
 
+/* Start the host fetching the rows a walk may read, so their misses overlap. */
+static void prefetch_rows(struct sim_path *p, int from, uint64_t va, uint64_t pa)
+{
+	for (int h = from + 1; h < p->n; h++) {
+		const struct sim_cache *c = p->c[h];
+		uint64_t set = set_of(c, va, pa >> c->a.shift);
+
+		__builtin_prefetch(c->a.key + set * c->a.stride);
+	}
+}
+
 int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va, uint64_t pa,
 		    bool demand)
 {
 	int h;
 
+	prefetch_rows(p, from, va, pa);
 	for (h = from; h < p->n; h++) {
 		struct sim_cache *c = p->c[h];
 		uint64_t key = pa >> c->a.shift;
@@ -222,7 +246,8 @@ void sim_noise_rearm(struct mp_sim *s)
 
 static void evict_random(struct mp_sim *s, struct sim_cache *c)
 {
-	uint64_t e = sim_below(&s->noise_rng, c->a.nsets * c->a.ways);
+	uint64_t e = sim_sets_entry(&c->a, sim_below(&s->noise_rng, c->a.nsets),
+				    (uint32_t)sim_below(&s->noise_rng, c->a.ways));
 	uint64_t key = c->a.key[e];
 
 	if (key == SIM_NONE)
@@ -244,7 +269,9 @@ void sim_noise(struct mp_sim *s)
 		struct sim_sets *a = &s->tlb[i].a;
 
 		for (uint32_t k = 0; k < m->noise.tlb_entries; k++)
-			sim_sets_drop(a, sim_below(&s->noise_rng, a->nsets * a->ways));
+			sim_sets_drop(a, sim_sets_entry(a, sim_below(&s->noise_rng, a->nsets),
+							(uint32_t)sim_below(&s->noise_rng,
+									    a->ways)));
 	}
 	sim_noise_rearm(s);
 }

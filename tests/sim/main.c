@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/suite.h"
 #include "host/host.h"
@@ -31,6 +32,24 @@ static void describe(const struct mp_sim_model *m, struct mp_result *r)
 	mp_sim_model_document(m, &r->documented);
 }
 
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* How much simulating the suite took: the figure to watch when probes grow. */
+static void say_speed(struct mp_sim *s, double t0)
+{
+	double t = seconds() - t0;
+	double n = (double)mp_sim_count(s, MP_EV_INSTRUCTIONS);
+
+	fprintf(stderr, "memprobe-sim: %.0f simulated accesses in %.1f s (%.1f million/s)\n", n, t,
+		t > 0 ? n / t / 1e6 : 0.0);
+}
+
 int main(int argc, char **argv)
 {
 	static struct mp_sim_model model;
@@ -38,6 +57,7 @@ int main(int argc, char **argv)
 	struct mp_platform *p;
 	char err[512], dir[4096];
 	const char *results = dir;
+	double t0 = seconds();
 	int rc;
 
 	if (!host_cli_parse(&cli, argc, argv, true))
@@ -64,6 +84,8 @@ int main(int argc, char **argv)
 		mp_sim_print_causes(mp_sim_of(p), stdout);
 	if (results)
 		fprintf(stderr, "memprobe-sim: results in %s\n", results);
+	if (!cli.quiet)
+		say_speed(mp_sim_of(p), t0);
 	mp_sim_platform_free(p);
 	return rc;
 }

@@ -4,7 +4,8 @@
  * structure every cache level and every TLB of the simulator is made of.
  * A key is an address shifted right by the line (or page) size; the caller
  * picks the set, so a level can be indexed by one address and tagged by
- * another.
+ * another.  A set is one row: its keys, then its replacement state (stamps
+ * or tree bits), so a lookup and its update touch neighbouring host lines.
  *
  * Replacement: lru keeps a use stamp per way; fifo a fill stamp; plru a
  * binary tree of (leaves rounded up to a power of two) - 1 bits per set,
@@ -73,38 +74,53 @@ static void plru_masks(struct sim_sets *a)
 	}
 }
 
-static int alloc_state(struct sim_sets *a, uint64_t entries, bool with_aux)
+static int alloc_state(struct sim_sets *a, bool with_aux)
 {
+	uint64_t words = a->nsets * a->stride, entries = a->nsets * a->ways;
 	uint64_t hints = 1ull << ceil_log2(entries);
-	bool stamps = a->repl == MP_REPL_LRU || a->repl == MP_REPL_FIFO;
-	bool plru = a->repl == MP_REPL_PLRU;
 
 	if (hints > SIM_HINT_MAX)
 		hints = SIM_HINT_MAX;
 	a->hint_mask = (uint32_t)(hints - 1);
-	a->key = sim_zalloc(entries * sizeof(*a->key));
+	a->key = sim_zalloc(words * sizeof(*a->key));
 	a->hint = sim_zalloc(hints * sizeof(*a->hint));
-	if (with_aux && !(a->aux = sim_zalloc(entries * sizeof(*a->aux))))
+	if (!a->key || !a->hint)
 		return -1;
-	if (stamps && !(a->stamp = sim_zalloc(entries * sizeof(*a->stamp))))
+	if (with_aux && !(a->aux = sim_zalloc(words * sizeof(*a->aux))))
 		return -1;
-	if (plru && !(a->plru = sim_zalloc(a->nsets * a->plru_words * sizeof(*a->plru))))
-		return -1;
-	if (plru && a->plru_words == 1) {
+	if (a->repl == MP_REPL_LRU || a->repl == MP_REPL_FIFO)
+		a->stamp = a->key + a->ways;
+	if (a->repl == MP_REPL_PLRU)
+		a->plru = a->key + a->ways;
+	if (a->plru && a->plru_words == 1) {
 		a->plru_and = sim_zalloc(a->ways * sizeof(*a->plru_and));
 		a->plru_or = sim_zalloc(a->ways * sizeof(*a->plru_or));
 		if (!a->plru_and || !a->plru_or)
 			return -1;
 		plru_masks(a);
 	}
-	return a->key && a->hint ? 0 : -1;
+	return 0;
+}
+
+/* Words of state after a set's keys. */
+static uint64_t state_words(const struct sim_sets *a)
+{
+	switch (a->repl) {
+	case MP_REPL_LRU:
+	case MP_REPL_FIFO:
+		return a->ways;
+	case MP_REPL_PLRU:
+		return a->plru_words;
+	default:
+		return 0;
+	}
 }
 
 int sim_sets_init(struct sim_sets *a, uint64_t entries, uint64_t ways, unsigned shift,
 		  enum mp_replacement repl, uint64_t seed, bool with_aux)
 {
 	memset(a, 0, sizeof(*a));
-	if (ways == 0 || entries == 0 || entries % ways || ways > UINT32_MAX)
+	if (ways == 0 || entries == 0 || entries % ways || ways > UINT32_MAX / 4)
 		return -1;
 	a->ways = (uint32_t)ways;
 	a->nsets = entries / ways;
@@ -117,7 +133,8 @@ int sim_sets_init(struct sim_sets *a, uint64_t entries, uint64_t ways, unsigned 
 	a->rng = sim_seed(seed);
 	a->plru_depth = ceil_log2(ways);
 	a->plru_words = (uint32_t)(((1ull << a->plru_depth) + 63) / 64);
-	if (alloc_state(a, entries, with_aux) < 0) {
+	a->stride = a->ways + state_words(a);
+	if (alloc_state(a, with_aux) < 0) {
 		sim_sets_free(a);
 		return -1;
 	}
@@ -127,13 +144,11 @@ int sim_sets_init(struct sim_sets *a, uint64_t entries, uint64_t ways, unsigned 
 
 void sim_sets_free(struct sim_sets *a)
 {
-	uint64_t entries = a->nsets * a->ways;
+	uint64_t words = a->nsets * a->stride;
 
-	sim_zfree(a->key, entries * sizeof(*a->key));
-	sim_zfree(a->aux, entries * sizeof(*a->aux));
+	sim_zfree(a->key, words * sizeof(*a->key));
+	sim_zfree(a->aux, words * sizeof(*a->aux));
 	sim_zfree(a->hint, ((uint64_t)a->hint_mask + 1) * sizeof(*a->hint));
-	sim_zfree(a->stamp, entries * sizeof(*a->stamp));
-	sim_zfree(a->plru, a->nsets * a->plru_words * sizeof(*a->plru));
 	sim_zfree(a->plru_and, a->ways * sizeof(*a->plru_and));
 	sim_zfree(a->plru_or, a->ways * sizeof(*a->plru_or));
 	memset(a, 0, sizeof(*a));
@@ -141,14 +156,13 @@ void sim_sets_free(struct sim_sets *a)
 
 void sim_sets_clear(struct sim_sets *a)
 {
-	uint64_t entries = a->nsets * a->ways;
+	for (uint64_t set = 0; set < a->nsets; set++) {
+		uint64_t *row = a->key + set * a->stride;
 
-	for (uint64_t i = 0; i < entries; i++)
-		a->key[i] = SIM_NONE;
-	if (a->stamp)
-		memset(a->stamp, 0, entries * sizeof(*a->stamp));
-	if (a->plru)
-		memset(a->plru, 0, a->nsets * a->plru_words * sizeof(*a->plru));
+		for (uint32_t w = 0; w < a->ways; w++)
+			row[w] = SIM_NONE;
+		memset(row + a->ways, 0, (a->stride - a->ways) * sizeof(*row));
+	}
 }
 
 /* Tree nodes are numbered heap-style from 1; leaf l is node l + 2^depth. */
@@ -159,7 +173,7 @@ static bool plru_bit(const uint64_t *bits, uint64_t node)
 
 void sim_plru_touch_tree(struct sim_sets *a, uint64_t set, uint32_t way)
 {
-	uint64_t *bits = a->plru + set * a->plru_words;
+	uint64_t *bits = a->plru + set * a->stride;
 	uint64_t node = way + (1ull << a->plru_depth);
 
 	for (uint32_t d = 0; d < a->plru_depth; d++) {
@@ -177,7 +191,7 @@ void sim_plru_touch_tree(struct sim_sets *a, uint64_t set, uint32_t way)
 
 static uint32_t plru_victim(const struct sim_sets *a, uint64_t set)
 {
-	const uint64_t *bits = a->plru + set * a->plru_words;
+	const uint64_t *bits = a->plru + set * a->stride;
 	uint64_t leaves = 1ull << a->plru_depth;
 	uint64_t node = 1;
 
@@ -195,7 +209,7 @@ static uint32_t plru_victim(const struct sim_sets *a, uint64_t set)
 /* Least recent stamp; empty ways have stamp 0, so they go first. */
 static uint32_t oldest(const struct sim_sets *a, uint64_t set)
 {
-	const uint64_t *st = a->stamp + set * a->ways;
+	const uint64_t *st = a->stamp + set * a->stride;
 	uint32_t best = 0;
 
 	for (uint32_t w = 1; w < a->ways; w++)
@@ -206,7 +220,7 @@ static uint32_t oldest(const struct sim_sets *a, uint64_t set)
 
 static uint32_t victim(struct sim_sets *a, uint64_t set)
 {
-	const uint64_t *row = a->key + set * a->ways;
+	const uint64_t *row = a->key + set * a->stride;
 
 	if (a->stamp)
 		return oldest(a, set);
@@ -221,7 +235,7 @@ static uint32_t victim(struct sim_sets *a, uint64_t set)
 uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t aux)
 {
 	uint32_t w = victim(a, set);
-	uint64_t i = set * a->ways + w;
+	uint64_t i = set * a->stride + w;
 	uint64_t old = a->key[i];
 
 	a->key[i] = key;

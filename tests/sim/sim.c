@@ -8,6 +8,7 @@
  * cache an L2 miss, and so on to L4; a miss in a level-1 TLB a DTLB1 or
  * ITLB1 miss, in a level-2 TLB a DTLB2 or ITLB2 miss.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,9 +170,28 @@ struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 	}
 	build_path(s, 0);
 	build_path(s, 1);
+	for (int i = 0; i < s->ncaches; i++) {
+		struct sim_cache *c = &s->cache[i];
+
+		c->victims_matter = c->m.inclusion == MP_INCL_INCLUSIVE ||
+				    (c->below && c->below->m.inclusion == MP_INCL_EXCLUSIVE);
+	}
 	set_slow(s);
 	s->noise_rng = sim_seed(m->noise.seed);
 	sim_noise_rearm(s);
+	return s;
+}
+
+struct mp_sim *mp_sim_from_text(const char *text, char *err, size_t err_len)
+{
+	struct mp_sim_model m;
+	struct mp_sim *s;
+
+	if (mp_sim_model_parse(&m, "model", text, strlen(text), err, err_len) < 0)
+		return NULL;
+	s = mp_sim_new(&m);
+	if (!s)
+		snprintf(err, err_len, "model: out of memory");
 	return s;
 }
 

@@ -114,6 +114,8 @@ enum mp_sim_cause {
 };
 
 struct mp_sim *mp_sim_new(const struct mp_sim_model *m);
+/* Parse a model text and build it: the shortest way for a test (NULL: see err). */
+struct mp_sim *mp_sim_from_text(const char *text, char *err, size_t err_len);
 void mp_sim_free(struct mp_sim *s);
 const struct mp_sim_model *mp_sim_model(const struct mp_sim *s);
 

@@ -57,12 +57,16 @@ static inline uint64_t sim_seed(uint64_t seed)
 void *sim_zalloc(uint64_t bytes);
 void sim_zfree(void *p, uint64_t bytes);
 
-/* The fields a hit reads come first, in the first two host cache lines. */
+/*
+ * The fields a hit reads come first, in the first two host cache lines.
+ * Row s (stride words) holds the keys of set s, then its stamps or tree
+ * bits; entry e = s * stride + way, and its stamp is stamp[e].
+ */
 struct sim_sets {
-	uint64_t *key;         /* nsets * ways; SIM_NONE marks an empty way */
+	uint64_t *key;         /* nsets rows; SIM_NONE marks an empty way */
 	uint32_t *hint;        /* entry predictor indexed by key */
-	uint64_t *stamp;       /* lru: last use, fifo: fill time (else NULL) */
-	uint64_t *plru;        /* tree bits, plru_words per set (else NULL) */
+	uint64_t *stamp;       /* key + ways: lru last use, fifo fill time (else NULL) */
+	uint64_t *plru;        /* key + ways: tree bits, row s at plru[s * stride] (else NULL) */
 	uint64_t *plru_and;    /* per way, when one word holds the tree: */
 	uint64_t *plru_or;     /*   touch = (bits & and) | or */
 	uint64_t *aux;         /* a value kept with each key (TLBs: the frame), or NULL */
@@ -70,6 +74,7 @@ struct sim_sets {
 	uint64_t low_mask;     /* bytes one key covers - 1 */
 	uint64_t clock;
 	uint32_t ways;
+	uint32_t stride;       /* words per row */
 	uint32_t hint_mask;
 	unsigned shift;        /* log2 of the bytes one key covers */
 	enum mp_replacement repl;
@@ -87,7 +92,6 @@ void sim_sets_free(struct sim_sets *a);
 void sim_sets_clear(struct sim_sets *a);
 /* Place key (and aux) in its set; returns the key it displaced, SIM_NONE for none. */
 uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t aux);
-/* Entries are numbered set * ways + way. */
 void sim_sets_drop(struct sim_sets *a, uint64_t entry);
 void sim_plru_touch_tree(struct sim_sets *a, uint64_t set, uint32_t way);
 
@@ -116,6 +120,11 @@ static inline uint64_t sim_mod(uint64_t n, unsigned __int128 recip, uint64_t d)
 	return (uint64_t)((hi + (lo >> 64)) >> 64);
 }
 
+static inline uint64_t sim_sets_entry(const struct sim_sets *a, uint64_t set, uint32_t way)
+{
+	return set * a->stride + way;
+}
+
 static inline uint64_t sim_sets_index(const struct sim_sets *a, uint64_t n)
 {
 	if (sim_likely(a->pow2))
@@ -131,7 +140,7 @@ static inline uint64_t sim_sets_index(const struct sim_sets *a, uint64_t n)
 static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t set, uint64_t key)
 {
 	uint32_t e = a->hint[key & a->hint_mask];
-	uint64_t first = set * a->ways;
+	uint64_t first = set * a->stride;
 
 	if (sim_likely(e - first < a->ways && a->key[e] == key))
 		return e;
@@ -149,10 +158,11 @@ static inline void sim_sets_touch(struct sim_sets *a, uint64_t set, uint64_t ent
 	if (a->repl == MP_REPL_LRU) {
 		a->stamp[entry] = ++a->clock;
 	} else if (a->repl == MP_REPL_PLRU) {
-		uint32_t way = (uint32_t)(entry - set * a->ways);
+		uint32_t way = (uint32_t)(entry - set * a->stride);
+		uint64_t *bits = a->plru + set * a->stride;
 
 		if (sim_likely(a->plru_and != NULL))
-			a->plru[set] = (a->plru[set] & a->plru_and[way]) | a->plru_or[way];
+			*bits = (*bits & a->plru_and[way]) | a->plru_or[way];
 		else
 			sim_plru_touch_tree(a, set, way);
 	}
@@ -165,6 +175,7 @@ struct sim_cache {
 	struct mp_sim_cache_model m;
 	struct sim_cache *below;   /* next level down on this cache's path */
 	int idx;                   /* in mp_sim.cache[] */
+	bool victims_matter;       /* inclusive, or an exclusive level below takes them */
 };
 
 struct sim_tlb {

@@ -157,12 +157,14 @@ static void shoot_down(struct mp_sim *s, const struct sim_region *r)
 	for (int i = 0; i < s->ntlbs; i++) {
 		struct sim_sets *a = &s->tlb[i].a;
 
-		for (uint64_t e = 0; e < a->nsets * a->ways; e++) {
-			uint64_t va = a->key[e] << a->shift;
+		for (uint64_t set = 0; set < a->nsets; set++)
+			for (uint32_t w = 0; w < a->ways; w++) {
+				uint64_t e = sim_sets_entry(a, set, w);
+				uint64_t va = a->key[e] << a->shift;
 
-			if (a->key[e] != SIM_NONE && va >= r->va && va < r->va + r->bytes)
-				sim_sets_drop(a, e);
-		}
+				if (a->key[e] != SIM_NONE && va - r->va < r->bytes)
+					sim_sets_drop(a, e);
+			}
 	}
 }
 
