@@ -7,6 +7,7 @@
 
 /* Probe entry points (their table is in core/suite.c). */
 void mp_probe_latency(struct mp_ctx *c);
+void mp_probe_amp(struct mp_ctx *c);
 void mp_probe_l1(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);
 

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/buf.h"
+#include "core/counters.h"
+#include "core/cstring.h"
+#include "core/probes.h"
+#include "core/str.h"
+
+/* AMP 2.2: the overhead is read from "an array that has been read into the
+ * cache and should be small enough to remain there". */
+#define OVERHEAD_BYTES 1024u
+#define OVERHEAD_RUNS 8u
+/* AMP 3.1 step 1 without a flush instruction: read a large array "several
+ * times".  64 MB is twice the largest last-level cache we model. */
+#define EVICT_BYTES (64ull << 20)
+#define EVICT_PASSES 2u
+#define EVICT_STRIDE 64u
+/* The sanity check (AMP 3.1's errata): a cold read of SANE_BYTES and of
+ * twice as much, one access per 64 bytes, 4K pages so that every TLB level
+ * misses too; the second count must be at least SANE_GROWTH times the first. */
+#define SANE_BYTES (256u << 10)
+#define SANE_STRIDE 64u
+#define SANE_GROWTH 1.5
+#define SANE_GROUP 4096u
+
+static const enum mp_event miss_events[] = {
+	MP_EV_L1D_MISS, MP_EV_L2_MISS, MP_EV_L3_MISS, MP_EV_L4_MISS, MP_EV_DTLB1_MISS,
+	MP_EV_DTLB2_MISS,
+};
+#define NMISS (sizeof(miss_events) / sizeof(miss_events[0]))
+
+static const char *const event_names[MP_EV_COUNT] = {
+	[MP_EV_L1D_MISS] = "L1D miss", [MP_EV_L2_MISS] = "L2 miss", [MP_EV_L3_MISS] = "L3 miss",
+	[MP_EV_L4_MISS] = "L4 miss", [MP_EV_DTLB1_MISS] = "DTLB1 miss",
+	[MP_EV_DTLB2_MISS] = "DTLB2 miss",
+};
+
+static void say(struct mp_cnt *k, const char *fmt, const char *a, const char *b)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), fmt, a, b);
+	mp_log(k->c->p, MP_LOG_WARN, text);
+	mp_result_add_note(k->c->r, text);
+}
+
+static void distrust(struct mp_cnt *k, enum mp_event e, const char *why)
+{
+	if (!(k->events & MP_EV_BIT(e)))
+		return;
+	k->events &= ~MP_EV_BIT(e);
+	k->insane |= MP_EV_BIT(e);
+	say(k, "the %s counter is unreliable (%s); its levels are left to timing",
+	    event_names[e], why);
+}
+
+enum mp_status mp_cnt_touch(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s)
+{
+	struct mp_run run = *r;
+	struct mp_sample mine;
+
+	run.events = 0;
+	k->runs++;
+	k->accesses += r->steps;
+	return mp_run(k->c->p, &run, s ? s : &mine);
+}
+
+/* More misses than accesses cannot be (AMP 3.1: the UltraSPARC read-miss errata). */
+static void check_bounds(struct mp_cnt *k, const struct mp_run *r, const struct mp_sample *s)
+{
+	for (unsigned i = 0; i < NMISS; i++)
+		if ((k->events & MP_EV_BIT(miss_events[i])) && s->count[miss_events[i]] > r->steps)
+			distrust(k, miss_events[i], "more misses than accesses");
+}
+
+enum mp_status mp_cnt_count(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s)
+{
+	enum mp_status st;
+
+	mp_memset(s, 0, sizeof(*s));
+	k->runs++;
+	k->accesses += r->steps;
+	k->counted++;
+	st = mp_run(k->c->p, r, s);
+	if (st != MP_OK)
+		return st;
+	for (unsigned e = 0; e < MP_EV_COUNT; e++) {
+		uint64_t v = (s->valid & MP_EV_BIT(e)) ? s->count[e] : 0;
+
+		s->count[e] = v > k->overhead[e] ? v - k->overhead[e] : 0;
+	}
+	check_bounds(k, r, s);
+	return MP_OK;
+}
+
+enum mp_status mp_cnt_flush(struct mp_cnt *k)
+{
+	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = k->evict.base,
+			    .stride = EVICT_STRIDE, .region = "amp-evict" };
+
+	if (k->can_flush && k->c->p->ops->flush_all(k->c->p) == MP_OK)
+		return MP_OK;
+	k->can_flush = false;
+	if (!k->evict.base) {
+		uint64_t bytes = EVICT_BYTES < k->c->cfg->arena_bytes / 4 ? EVICT_BYTES
+									  : k->c->cfg->arena_bytes / 4;
+
+		if (mp_probe_alloc(k->c, bytes, MP_PAGE_4K, &k->evict) != MP_OK)
+			return MP_ENOMEM;
+	}
+	r.start = k->evict.base;
+	r.count = k->evict.bytes / EVICT_STRIDE;
+	r.steps = r.count * EVICT_PASSES;
+	return mp_cnt_touch(k, &r, NULL);
+}
+
+enum mp_status mp_cnt_min(struct mp_cnt *k, mp_cnt_measure_fn f, void *arg,
+			  uint64_t *min)
+{
+	uint64_t best = UINT64_MAX, v;
+
+	for (unsigned i = 0; i < MP_CNT_REPS && best > 0; i++) {
+		enum mp_status st = f(k, arg, &v);
+
+		if (st != MP_OK)
+			return st;
+		if (v < best)
+			best = v;
+	}
+	*min = best;
+	return MP_OK;
+}
+
+/* The most common vote; a tie goes to the value that reached the tally first. */
+static void tally(const int64_t *v, unsigned n, struct mp_cnt_tally *t)
+{
+	t->value = MP_NA;
+	t->votes = 0;
+	t->of = (int32_t)n;
+	for (unsigned i = 0; i < n; i++) {
+		int32_t same = 0;
+
+		for (unsigned j = 0; j <= i; j++)
+			same += v[j] == v[i];
+		if (same > t->votes) {
+			t->votes = same;
+			t->value = v[i];
+		}
+	}
+}
+
+enum mp_status mp_cnt_vote(struct mp_cnt *k, mp_cnt_vote_fn f, void *arg,
+			   struct mp_cnt_tally *t)
+{
+	int64_t votes[MP_CNT_VOTES], v;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < MP_CNT_VOTES; i++) {
+		enum mp_status st = f(k, arg, &v);
+
+		if (st != MP_OK)
+			return st;
+		if (v != MP_NA)
+			votes[n++] = v;
+	}
+	tally(votes, n, t);
+	return MP_OK;
+}
+
+static enum mp_status decision_vote(struct mp_cnt *k, void *decision, int64_t *vote)
+{
+	const struct mp_cnt_decision *d = decision;
+	uint64_t min;
+	enum mp_status st = mp_cnt_min(k, d->measure, d->arg, &min);
+
+	*vote = st == MP_OK ? d->classify(min, d->arg) : MP_NA;
+	return st;
+}
+
+enum mp_status mp_cnt_decide(struct mp_cnt *k, const struct mp_cnt_decision *d,
+			     struct mp_cnt_tally *t)
+{
+	return mp_cnt_vote(k, decision_vote, (void *)d, t);
+}
+
+/* ---- opening: overhead and sanity ---- */
+
+static enum mp_status measure_overhead(struct mp_cnt *k, struct mp_mem *m)
+{
+	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = m->base, .stride = 8,
+			    .count = OVERHEAD_BYTES / 8, .steps = OVERHEAD_BYTES / 8,
+			    .region = "amp-overhead" };
+	enum mp_status st = mp_cnt_touch(k, &r, NULL);
+
+	for (unsigned e = 0; e < MP_EV_COUNT; e++)
+		k->overhead[e] = UINT64_MAX;
+	for (unsigned i = 0; i < OVERHEAD_RUNS && st == MP_OK; i++) {
+		struct mp_sample s = { 0 };
+
+		r.events = k->events;
+		k->runs++;
+		st = mp_run(k->c->p, &r, &s);
+		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++) {
+			uint64_t v = (s.valid & MP_EV_BIT(e)) ? s.count[e] : 0;
+
+			k->overhead[e] = v < k->overhead[e] ? v : k->overhead[e];
+		}
+	}
+	return st;
+}
+
+/* Cold misses of every event over `bytes` (flushed first). */
+static enum mp_status cold_counts(struct mp_cnt *k, struct mp_mem *m, uint64_t bytes,
+				  struct mp_sample *s)
+{
+	struct mp_run r = { .op = MP_OP_CHASE, .steps = bytes / SANE_STRIDE,
+			    .events = k->events, .region = "amp-sanity" };
+	struct mp_rng g;
+	enum mp_status st;
+
+	mp_rng_seed(&g, k->c->cfg->seed);
+	r.start = mp_cs_grouped(m->base, bytes, SANE_STRIDE, SANE_GROUP, &g);
+	st = mp_cnt_flush(k);
+	return st == MP_OK ? mp_cnt_count(k, &r, s) : st;
+}
+
+static enum mp_status check_growth(struct mp_cnt *k, struct mp_mem *m)
+{
+	struct mp_sample one, two;
+	enum mp_status st = cold_counts(k, m, SANE_BYTES, &one);
+
+	if (st == MP_OK)
+		st = cold_counts(k, m, 2 * SANE_BYTES, &two);
+	for (unsigned i = 0; i < NMISS && st == MP_OK; i++) {
+		enum mp_event e = miss_events[i];
+
+		if ((k->events & MP_EV_BIT(e)) &&
+		    (one.count[e] == 0 || (double)two.count[e] < SANE_GROWTH * (double)one.count[e]))
+			distrust(k, e, "its count does not grow with the work");
+	}
+	return st;
+}
+
+enum mp_status mp_cnt_open(struct mp_cnt *k, struct mp_ctx *c)
+{
+	struct mp_mem m;
+	enum mp_status st;
+
+	mp_memset(k, 0, sizeof(*k));
+	k->c = c;
+	k->can_flush = true;
+	k->events = c->p->ops->events(c->p) & (MP_CNT_CACHE_EVENTS | MP_CNT_TLB_EVENTS);
+	if (!k->events)
+		return MP_UNSUPPORTED;
+	if (mp_probe_alloc(c, 2 * SANE_BYTES, MP_PAGE_4K, &m) != MP_OK)
+		return MP_ENOMEM;
+	st = measure_overhead(k, &m);
+	if (st == MP_OK)
+		st = check_growth(k, &m);
+	c->p->ops->mem_free(c->p, &m);
+	if (st == MP_OK && !k->events)
+		return MP_UNSUPPORTED;
+	return st;
+}
+
+void mp_cnt_close(struct mp_cnt *k)
+{
+	if (k->evict.base)
+		k->c->p->ops->mem_free(k->c->p, &k->evict);
+	k->evict.base = NULL;
+}

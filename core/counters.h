@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Measuring with performance counters: AMP's middle layer (Coleman and
+ * Davidson, section 2) over the seam's counted runs.
+ *
+ *   - the counters' own overhead is measured once, at the start, and
+ *     subtracted from every count (2.2);
+ *   - every value is voted on: MP_CNT_VOTES votes, each computed from the
+ *     minimum of MP_CNT_REPS measurements (nothing the system does lowers a
+ *     miss count, much raises it); the most common vote wins and its tally
+ *     is the value's confidence (2.2);
+ *   - a counter that reports more misses than accesses, or counts that do
+ *     not grow with the work, is unreliable (the UltraSPARC errata of 3.1):
+ *     the probes leave what it would have measured to timing and say so.
+ */
+#ifndef MEMPROBE_CORE_COUNTERS_H
+#define MEMPROBE_CORE_COUNTERS_H
+
+#include "core/suite.h"
+
+/* AMP 2.2: "8 reliable votes" from 64 measurements. */
+#define MP_CNT_VOTES 8u
+#define MP_CNT_REPS 8u
+
+/* The events a cache or TLB level is measured with. */
+#define MP_CNT_CACHE_EVENTS                                                        \
+	(MP_EV_BIT(MP_EV_L1D_MISS) | MP_EV_BIT(MP_EV_L2_MISS) | MP_EV_BIT(MP_EV_L3_MISS) | \
+	 MP_EV_BIT(MP_EV_L4_MISS))
+#define MP_CNT_TLB_EVENTS (MP_EV_BIT(MP_EV_DTLB1_MISS) | MP_EV_BIT(MP_EV_DTLB2_MISS))
+
+struct mp_cnt {
+	struct mp_ctx *c;
+	uint32_t events;               /* miss events counted and found sane */
+	uint32_t insane;               /* counted, but found unreliable */
+	uint64_t overhead[MP_EV_COUNT];/* subtracted from every count (2.2) */
+	uint64_t runs;                 /* seam runs made, counted or not */
+	uint64_t accesses;             /* accesses those runs made */
+	uint64_t counted;              /* measurements taken */
+	struct mp_mem evict;           /* AMP 3.1 step 1 when flush_all is missing */
+	bool can_flush;
+};
+
+/*
+ * Check which miss events the platform counts, measure their overhead and
+ * their sanity.  MP_UNSUPPORTED when no cache or TLB miss event is usable.
+ */
+enum mp_status mp_cnt_open(struct mp_cnt *k, struct mp_ctx *c);
+void mp_cnt_close(struct mp_cnt *k);
+
+/* A run for its effect on the caches only (priming, flushing, storing); s may be NULL. */
+enum mp_status mp_cnt_touch(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s);
+/* A counted run of r->events: s->count[] less the overhead, and s->end. */
+enum mp_status mp_cnt_count(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s);
+/* Empty every cache and TLB: flush_all, else AMP 3.1 step 1 (read a large array). */
+enum mp_status mp_cnt_flush(struct mp_cnt *k);
+
+/* One measurement: its own preparation, then one count. */
+typedef enum mp_status (*mp_cnt_measure_fn)(struct mp_cnt *k, void *arg,
+					    uint64_t *count);
+/* The minimum of MP_CNT_REPS measurements (a zero ends the series early: nothing is lower). */
+enum mp_status mp_cnt_min(struct mp_cnt *k, mp_cnt_measure_fn f, void *arg,
+			  uint64_t *min);
+
+/* One vote: a whole determination of a value from minimums. */
+typedef enum mp_status (*mp_cnt_vote_fn)(struct mp_cnt *k, void *arg, int64_t *vote);
+
+struct mp_cnt_tally {
+	int64_t value;                 /* the most common vote; MP_NA if none was cast */
+	int32_t votes;                 /* its tally */
+	int32_t of;                    /* votes cast */
+};
+
+/* MP_CNT_VOTES votes; a vote that fails (MP_NA) is not cast. */
+enum mp_status mp_cnt_vote(struct mp_cnt *k, mp_cnt_vote_fn f, void *arg,
+			   struct mp_cnt_tally *t);
+
+/*
+ * A decision (AMP 2.2's "each measurement is actually a sequence of
+ * repeated measurements, followed by a voting scheme"): each vote
+ * classifies the minimum of MP_CNT_REPS measurements; MP_CNT_VOTES votes.
+ */
+struct mp_cnt_decision {
+	mp_cnt_measure_fn measure;
+	void *arg;
+	int64_t (*classify)(uint64_t min, const void *arg);  /* MP_NA: no vote */
+};
+
+enum mp_status mp_cnt_decide(struct mp_cnt *k, const struct mp_cnt_decision *d,
+			     struct mp_cnt_tally *t);
+
+/* Is the event counted and sane? */
+static inline bool mp_cnt_has(const struct mp_cnt *k, enum mp_event e)
+{
+	return (k->events & MP_EV_BIT(e)) != 0;
+}
+
+#endif
