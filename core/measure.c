@@ -227,16 +227,20 @@ enum mp_status mp_chase_min_cycles(struct mp_ctx *c, struct mp_chase *ch, unsign
 				   double *ticks_per_access)
 {
 	uint64_t per = (MP_SHORT_WINDOW_STEPS + ch->length - 1) / ch->length;
-	uint64_t steps = per * ch->length, best = UINT64_MAX, ticks;
-	unsigned since_best = 0;
+	uint64_t steps = per * ch->length, best = UINT64_MAX, ticks, last = 0;
+	unsigned since_best = 0, same = 0;
 
 	for (unsigned run = 0; run < MP_MAX_RUNS && since_best < stable; run++) {
 		enum mp_status st = mp_chase_window(c, ch, steps, &ticks);
 
 		if (st != MP_OK)
 			return st;
+		same = ticks == last ? same + 1 : 0;
+		last = ticks;
 		since_best = ticks < best ? 0 : since_best + 1;
 		best = ticks < best ? ticks : best;
+		if (same + 1 >= MP_IDENTICAL_RUNS)
+			break;  /* nothing disturbs these windows: none will be faster */
 	}
 	*ticks_per_access = (double)best / (double)steps;
 	return MP_OK;

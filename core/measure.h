@@ -126,8 +126,12 @@ bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
 
 /*
  * Minimum ticks per access of a chain timed in windows of whole cycles,
- * after `stable` runs without a new minimum (MP_MAX_RUNS at most).
+ * after `stable` runs without a new minimum (MP_MAX_RUNS at most), or as
+ * soon as MP_IDENTICAL_RUNS windows in a row took exactly as long: nothing
+ * disturbs them (a simulator without noise), so no later one is faster.
+ * On hardware the clock's jitter never repeats a window to the tick.
  */
+#define MP_IDENTICAL_RUNS 8u
 enum mp_status mp_chase_min_cycles(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
 				   double *ticks_per_access);
 

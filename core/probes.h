@@ -9,6 +9,7 @@
 void mp_probe_latency(struct mp_ctx *c);
 void mp_probe_amp(struct mp_ctx *c);
 void mp_probe_l1(struct mp_ctx *c);
+void mp_probe_compact(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);
 
 /*

@@ -115,7 +115,9 @@ uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
 /*
  * Write the set's offsets into offs[0 .. count) in a pseudo-random visiting
  * order a prefetcher cannot follow (X-Ray 4.4.3): the groups in shuffled
- * order, each group's elements shuffled and visited together.  A group is
+ * order, each group's elements shuffled and visited together, and no two
+ * steps in a row alike where a group has more than three elements (a
+ * stride prefetcher fires on two).  A group is
  * what one set of the level under test holds (X-Ray 4.5.1), so visiting it
  * whole makes every group leave the levels above before it comes round
  * again, which an exclusive level must then hold on its own.  Links the

@@ -4,6 +4,8 @@
  * gap test's G(n, k, o), X-Ray's <S, n>, <C/A, 2A, b> and <S, n, S_old, r>,
  * the back-invalidation string and the TLB twin of a visiting order.
  */
+#include <stdbool.h>
+
 #include "core/refstring.h"
 
 uint64_t mp_ref_stride_count(const struct mp_ref_stride *s)
@@ -27,6 +29,71 @@ static void group_offsets(const struct mp_ref_stride *s, uint64_t g, uint64_t *o
 	mp_ref_shuffle(offs, s->n, rng);
 }
 
+/* Rounds of the repair below; each fixes what the previous could not. */
+#define UNSTRIDE_PASSES 8u
+
+static uint64_t step_at(const uint64_t *offs, uint64_t n, uint64_t i)
+{
+	return offs[i % n] - offs[(i + n - 1) % n];
+}
+
+/* Do two steps in a row match anywhere from i - 1 to i + 2? */
+static bool strided_near(const uint64_t *offs, uint64_t n, uint64_t i)
+{
+	for (uint64_t k = i + n - 1; k <= i + n + 2; k++)
+		if (step_at(offs, n, k) == step_at(offs, n, k - 1))
+			return true;
+	return false;
+}
+
+static void swap(uint64_t *offs, uint64_t i, uint64_t j)
+{
+	uint64_t t = offs[i];
+
+	offs[i] = offs[j];
+	offs[j] = t;
+}
+
+/* Swap element i with one of its block that leaves no equal steps near either. */
+static bool unstride_at(uint64_t *offs, uint64_t n, uint64_t i, uint64_t block,
+			struct mp_rng *g)
+{
+	uint64_t first = i / block * block, size = n - first < block ? n - first : block;
+	uint64_t r = mp_rng_below(g, size);
+
+	for (uint64_t k = 0; k < size; k++) {
+		uint64_t j = first + (r + k) % size;
+
+		if (j == i)
+			continue;
+		swap(offs, i, j);
+		if (!strided_near(offs, n, i) && !strided_near(offs, n, j))
+			return true;
+		swap(offs, i, j);
+	}
+	return false;
+}
+
+/*
+ * A stride prefetcher fires on two equal steps in a row (the simulator's
+ * does, and so do the hardware ones, per instruction).  A shuffled order
+ * still has some; each is broken by swapping the element with another of
+ * its own block (a group: the order stays group by group).  Blocks of two
+ * or three elements cannot always avoid it; bounded passes.
+ */
+static void unstride(uint64_t *offs, uint64_t n, uint64_t block, struct mp_rng *g)
+{
+	for (unsigned pass = 0; n > 2 && block > 1 && pass < UNSTRIDE_PASSES; pass++) {
+		bool left = false;
+
+		for (uint64_t i = 0; i < n; i++)
+			if (step_at(offs, n, i) == step_at(offs, n, i + n - 1))
+				left |= !unstride_at(offs, n, i, block, g);
+		if (!left)
+			return;
+	}
+}
+
 void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
 			  struct mp_rng *g)
 {
@@ -39,6 +106,7 @@ void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t
 	mp_ref_shuffle(offs, s->groups, g);
 	for (uint64_t i = s->groups; i-- > 0;)
 		group_offsets(s, offs[i], offs + i * s->n, g);
+	unstride(offs, n, s->n, g);
 	return mp_ref_chain(base, offs, n);
 }
 

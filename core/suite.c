@@ -15,6 +15,8 @@ const struct mp_probe_def mp_probes[] = {
 	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING },
 	{ "levels", "multi-level test: every cache level's effective capacity and latency",
 	  mp_probe_levels, MP_METHOD_TIMING },
+	{ "compact", "lower levels: physical size, ways, line, inclusion from compact sets",
+	  mp_probe_compact, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 };
