@@ -32,7 +32,7 @@ static void tlb_walk(struct mp_sim *s, struct sim_path *p, uint32_t page, uint64
 		struct sim_sets *a = &tp->t[i]->a;
 		uint64_t vpn = va >> a->shift;
 		uint64_t set = sim_sets_index(a, vpn);
-		int64_t e = sim_sets_find(a, set, vpn);
+		int64_t e = sim_sets_find(a, set, vpn, vpn);
 
 		if (e >= 0) {
 			sim_sets_touch(a, set, (uint64_t)e);
@@ -46,7 +46,7 @@ static void tlb_walk(struct mp_sim *s, struct sim_path *p, uint32_t page, uint64
 		struct sim_sets *a = &tp->t[i]->a;
 		uint64_t vpn = va >> a->shift;
 
-		sim_sets_fill(a, sim_sets_index(a, vpn), vpn, frame);
+		sim_sets_fill(a, sim_sets_index(a, vpn), vpn, vpn, frame);
 	}
 }
 
@@ -65,16 +65,17 @@ uint64_t sim_translate(struct mp_sim *s, struct sim_path *p, uint64_t va)
 	return pa;
 }
 
-static uint64_t set_of(const struct sim_cache *c, uint64_t va, uint64_t key)
+/* The number a line is indexed by: its physical or its virtual line. */
+static uint64_t ikey_of(const struct sim_cache *c, uint64_t va, uint64_t key)
 {
-	return sim_sets_index(&c->a, c->m.physical ? key : va >> c->a.shift);
+	return c->m.physical ? key : va >> c->a.shift;
 }
 
 void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa, int why)
 {
-	uint64_t key = pa >> c->a.shift;
-	uint64_t set = set_of(c, va, key);
-	int64_t e = sim_sets_find(&c->a, set, key);
+	uint64_t key = pa >> c->a.shift, ikey = ikey_of(c, va, key);
+	uint64_t set = sim_sets_index(&c->a, ikey);
+	int64_t e = sim_sets_find(&c->a, set, key, ikey);
 
 	if (e < 0)
 		return;
@@ -140,27 +141,38 @@ static void line_left(struct mp_sim *s, struct sim_cache *c, uint64_t key, int w
 
 static void cache_fill(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa)
 {
-	uint64_t key = pa >> c->a.shift;
-	uint64_t set = set_of(c, va, key);
+	uint64_t key = pa >> c->a.shift, ikey = ikey_of(c, va, key);
+	uint64_t set = sim_sets_index(&c->a, ikey);
 	uint64_t victim;
 
-	if (sim_sets_find(&c->a, set, key) >= 0)
+	if (sim_sets_find(&c->a, set, key, ikey) >= 0)
 		return;
-	victim = sim_sets_fill(&c->a, set, key, 0);
+	victim = sim_sets_fill(&c->a, set, key, ikey, 0);
 	if (s->causes)
 		sim_causes_fill(s, c, va, key);
 	if (victim != SIM_NONE)
 		line_left(s, c, victim, SIM_LEFT_REPLACED, true);
 }
 
-/* Start the host fetching the rows a walk may read, so their misses overlap. */
+/*
+ * Start the host fetching the rows a walk may read, so that their misses
+ * overlap: the rows of the line at each level below `from`, and the row of an
+ * exclusive level that a victim of the level above it would go to.
+ */
 static void prefetch_rows(struct sim_path *p, int from, uint64_t va, uint64_t pa)
 {
-	for (int h = from + 1; h < p->n; h++) {
-		const struct sim_cache *c = p->c[h];
-		uint64_t set = set_of(c, va, pa >> c->a.shift);
+	for (int h = from; h < p->n; h++) {
+		const struct sim_cache *c = p->c[h], *b = c->below;
+		uint64_t set = sim_sets_index(&c->a, ikey_of(c, va, pa >> c->a.shift)), victim;
 
-		__builtin_prefetch(c->a.key + set * c->a.stride);
+		if (h > from)
+			__builtin_prefetch(c->a.key + set * c->a.stride);
+		if (!b || b->m.inclusion != MP_INCL_EXCLUSIVE || !b->m.physical)
+			continue;
+		victim = sim_sets_peek(&c->a, set);
+		if (victim != SIM_NONE)
+			__builtin_prefetch(b->a.key + sim_sets_index(&b->a, (victim << c->a.shift) >>
+									  b->a.shift) * b->a.stride);
 	}
 }
 
@@ -172,9 +184,9 @@ int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va,
 	prefetch_rows(p, from, va, pa);
 	for (h = from; h < p->n; h++) {
 		struct sim_cache *c = p->c[h];
-		uint64_t key = pa >> c->a.shift;
-		uint64_t set = set_of(c, va, key);
-		int64_t e = sim_sets_find(&c->a, set, key);
+		uint64_t key = pa >> c->a.shift, ikey = ikey_of(c, va, key);
+		uint64_t set = sim_sets_index(&c->a, ikey);
+		int64_t e = sim_sets_find(&c->a, set, key, ikey);
 
 		if (e >= 0) {
 			sim_sets_touch(&c->a, set, (uint64_t)e);

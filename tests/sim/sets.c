@@ -232,7 +232,22 @@ static uint32_t victim(struct sim_sets *a, uint64_t set)
 	return (uint32_t)sim_below(&a->rng, a->ways);
 }
 
-uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t aux)
+uint64_t sim_sets_peek(const struct sim_sets *a, uint64_t set)
+{
+	const uint64_t *row = a->key + set * a->stride;
+
+	if (a->stamp)
+		return row[oldest(a, set)];
+	if (a->repl != MP_REPL_PLRU)
+		return SIM_NONE;
+	for (uint32_t w = 0; w < a->ways; w++)
+		if (row[w] == SIM_NONE)
+			return SIM_NONE;
+	return row[plru_victim(a, set)];
+}
+
+uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t ikey,
+		       uint64_t aux)
 {
 	uint32_t w = victim(a, set);
 	uint64_t i = set * a->stride + w;
@@ -245,7 +260,7 @@ uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t 
 		a->stamp[i] = ++a->clock;
 	else if (a->plru)
 		sim_sets_touch(a, set, i);
-	a->hint[key & a->hint_mask] = (uint32_t)i;
+	a->hint[ikey & a->hint_mask] = (uint32_t)i;
 	return old;
 }
 

@@ -90,8 +90,11 @@ int sim_sets_init(struct sim_sets *a, uint64_t entries, uint64_t ways, unsigned 
 		  enum mp_replacement repl, uint64_t seed, bool with_aux);
 void sim_sets_free(struct sim_sets *a);
 void sim_sets_clear(struct sim_sets *a);
+/* The key a fill of set would displace; SIM_NONE for none or not known (random). */
+uint64_t sim_sets_peek(const struct sim_sets *a, uint64_t set);
 /* Place key (and aux) in its set; returns the key it displaced, SIM_NONE for none. */
-uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t aux);
+uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t ikey,
+		       uint64_t aux);
 void sim_sets_drop(struct sim_sets *a, uint64_t entry);
 void sim_plru_touch_tree(struct sim_sets *a, uint64_t set, uint32_t way);
 
@@ -133,20 +136,23 @@ static inline uint64_t sim_sets_index(const struct sim_sets *a, uint64_t n)
 }
 
 /*
- * The entry holding key in set, or -1.  The predictor remembers the entry a
- * key last used; a guess outside the set is not even read (in a large cache
- * that read would be one more host cache miss), a wrong one costs a scan.
+ * The entry holding key in set, or -1.  ikey is the number the set was
+ * indexed by (the virtual line for a virtually indexed cache): the predictor,
+ * indexed by it too, remembers the entry it last used, so its guess can be
+ * read before the physical key is known.  A guess outside the set is not
+ * even read (in a large cache that read would be one more host cache miss);
+ * a wrong one costs a scan.
  */
-static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t set, uint64_t key)
+static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t ikey)
 {
-	uint32_t e = a->hint[key & a->hint_mask];
+	uint32_t e = a->hint[ikey & a->hint_mask];
 	uint64_t first = set * a->stride;
 
 	if (sim_likely(e - first < a->ways && a->key[e] == key))
 		return e;
 	for (uint64_t i = first; i < first + a->ways; i++) {
 		if (a->key[i] == key) {
-			a->hint[key & a->hint_mask] = (uint32_t)i;
+			a->hint[ikey & a->hint_mask] = (uint32_t)i;
 			return (int64_t)i;
 		}
 	}
@@ -306,7 +312,7 @@ sim_translate_fast(struct sim_path *p, uint64_t va)
 		return SIM_NONE;
 	vpn = va >> a->shift;
 	set = sim_sets_index(a, vpn);
-	e = sim_sets_find(a, set, vpn);
+	e = sim_sets_find(a, set, vpn, vpn);
 	if (sim_unlikely(e < 0))
 		return SIM_NONE;
 	sim_sets_touch(a, set, (uint64_t)e);
@@ -319,7 +325,7 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	struct sim_path *p = &s->path[kind == MP_SIM_FETCH];
 	struct sim_sets *a = p->l1;
-	uint64_t pa, key, set;
+	uint64_t pa, key, ikey, set;
 	int64_t e;
 
 	if (sim_unlikely(--s->noise_left == 0))
@@ -333,8 +339,9 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 	if (sim_unlikely(!a))
 		return sim_walk(s, p, va, pa, kind);
 	key = pa >> a->shift;
-	set = sim_sets_index(a, p->l1_physical ? key : va >> a->shift);
-	e = sim_sets_find(a, set, key);
+	ikey = p->l1_physical ? key : va >> a->shift;
+	set = sim_sets_index(a, ikey);
+	e = sim_sets_find(a, set, key, ikey);
 	if (sim_unlikely(e < 0))
 		return sim_walk(s, p, va, pa, kind);
 	sim_sets_touch(a, set, (uint64_t)e);
