@@ -36,7 +36,7 @@ struct mp_lower {
 	uint64_t d;            /* X-Ray's S_old: the largest way size above */
 	uint64_t u;            /* lines per upper set: MP_LOWER_OVERFILL x sum of upper ways */
 	uint64_t union_ways;   /* ways above that hold lines this level lacks if exclusive */
-	uint64_t up_ways_max;  /* the most ways of any level above */
+	uint64_t mid_ways_max; /* the most ways of any level between the L1 and this one */
 	uint64_t top_line;     /* the L1 line */
 	uint64_t top_ways;     /* the L1 ways */
 	uint64_t limit;        /* the largest stride the memory's contiguity allows */

@@ -120,7 +120,7 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	for (int32_t k = 1; k < i; k++) {
 		sum += up->g[k].ways;
 		d = up->g[k].way > d ? up->g[k].way : d;
-		most = up->g[k].ways > most ? up->g[k].ways : most;
+		most = k > 1 && up->g[k].ways > most ? up->g[k].ways : most;
 	}
 	lv->level = i;
 	lv->d = d;
@@ -129,7 +129,7 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	if (hint && lv->u * d > hint / 2)
 		lv->u = hint / 2 / d > sum + 1 ? hint / 2 / d : sum + 1;
 	lv->union_ways = union_ways(up, i);
-	lv->up_ways_max = most;
+	lv->mid_ways_max = most;
 	lv->top_line = up->g[1].line;
 	lv->top_ways = up->g[1].ways;
 	lv->hint = hint;
@@ -226,7 +226,8 @@ static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, i
 	mp_cset_init(&lv.cs, c, m, "compact", mp_ref_xray(COMPACT_L1_STRIDE, COMPACT_L1_N));
 	lv.cs.l1_ticks = l1;
 	lv.cs.twin_line = up->g[1].line;
-	lv.cs.twin_max = up->size[1] / up->g[1].line / 2;
+	/* A twin's lines spread evenly over the L1's sets: it fits the L1 whole. */
+	lv.cs.twin_max = up->size[1] / up->g[1].line;
 	setup(&lv, up, i, hint_of(c, i));
 	st = mp_lower_geom(&lv, g, why);
 	if (st < 0 || !g->ways)

@@ -130,15 +130,18 @@ void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t
 /*
  * The back-invalidation string (core/lower_incl.c): lines k * stride,
  * k < xlines + m.  The first xlines ("x") are visited word by word, `words`
- * words each, the lines taking turns, and the other m lines once each in
- * shuffled order, the x words spread evenly between them: x stays among
- * the most recently used lines of its set in the levels above while the m
- * lines push it out of the level under test.  The x lines are moved by
- * xoff (the reference moves them to another set of that level).  Writes
- * xlines * words + m offsets into offs (the visiting order), returns that.
+ * words each, the lines taking turns, and the other m lines ("y") once
+ * each in shuffled order (no two steps in a row alike), the x words spread
+ * evenly between them: x stays
+ * among the most recently used lines of its set in the levels above while
+ * the y lines push it out of the level under test.  The x lines are moved
+ * by xoff (the reference moves them to another set of that level), the y
+ * lines by yoff (within a line of that level, into other sets above it).
+ * Writes xlines * words + m offsets into offs (the visiting order), returns
+ * that.  No x words (xlines or words 0): the y lines alone.
  */
 uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
-			    uint64_t stride, uint64_t *offs, struct mp_rng *g);
+			    uint64_t stride, uint64_t yoff, uint64_t *offs, struct mp_rng *g);
 
 /*
  * The TLB twin of a visiting order: element i moves to another word of its

@@ -111,16 +111,18 @@ void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t
 }
 
 uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
-			    uint64_t stride, uint64_t *offs, struct mp_rng *g)
+			    uint64_t stride, uint64_t yoff, uint64_t *offs, struct mp_rng *g)
 {
 	uint64_t xs = xlines * words, total = m + xs, left = m, w = xs;
 
 	for (uint64_t i = 0; i < m; i++)
-		offs[i] = (xlines + i) * stride;
+		offs[i] = (xlines + i) * stride + yoff;
 	mp_ref_shuffle(offs, m, g);
+	/* The x words hit above: the levels below see the y lines alone. */
+	unstride(offs, m, m, g);
 	/* Merge from the back (a line is read before its place is written):
 	 * x access j goes to position j * total / xs. */
-	for (uint64_t pos = total; pos-- > 0;) {
+	for (uint64_t pos = total; xs && pos-- > 0;) {
 		if (w > 0 && pos == (w - 1) * total / xs) {
 			w--;
 			offs[pos] = xoff + w % xlines * stride + w / xlines * sizeof(uint64_t);

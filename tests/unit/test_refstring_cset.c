@@ -86,7 +86,7 @@ static void test_groups(void)
 
 static void test_evict(void)
 {
-	uint64_t n = mp_ref_evict_order(4096, 2, 8, 9, 131072, offs, &(struct mp_rng){ 9 });
+	uint64_t n = mp_ref_evict_order(4096, 2, 8, 9, 131072, 0, offs, &(struct mp_rng){ 9 });
 	uint64_t x = 0, y = 0, gap = 0, worst = 0;
 
 	CHECK_EQ_INT(n, 25, "eviction string: 2 lines x 8 words + 9 lines");
@@ -101,6 +101,11 @@ static void test_evict(void)
 	CHECK(x == 16 && y == 9, "16 x words (moved by xoff) and 9 lines from 2 * stride on");
 	CHECK(worst <= 1, "x words spread evenly: at most one line between them (got %llu)",
 	      (unsigned long long)worst);
+	n = mp_ref_evict_order(0, 0, 8, 9, 131072, 64, offs, &(struct mp_rng){ 9 });
+	y = 0;
+	for (uint64_t i = 0; i < n; i++)
+		y += offs[i] % 131072 == 64;
+	CHECK(n == 9 && y == 9, "no x lines: the 9 y lines alone, moved by yoff");
 }
 
 static void test_twin(void)
