@@ -20,6 +20,23 @@ static inline uint64_t mp_x86_read_cr3(void)
 	return v;
 }
 
+/*
+ * CR4 bits that change what CR3 holds (SDM Vol. 3A, section 2.5, "Control
+ * Registers"): LA57 (bit 12) means 5-level paging, CR3 points to a PML5;
+ * PCIDE (bit 17) means CR3 bits 11:0 are a PCID.  Our tables are 4-level
+ * and carry no PCID.
+ */
+#define MP_CR4_LA57 (1ull << 12)
+#define MP_CR4_PCIDE (1ull << 17)
+
+static inline uint64_t mp_x86_read_cr4(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
 /* Load tables (an mp_pt root, PWT = PCD = 0: the walk reads them write-back). */
 static inline void mp_x86_write_cr3(uint64_t v)
 {

@@ -6,13 +6,19 @@
  * any such tables, and the IA32_PAT decoding that confirms the memory type.
  * Pure: no CR3, no MSR (arch/x86_64/cr.h and efi/ do those).
  *
+ * The map may start empty or as a copy of another map's top level (the
+ * firmware's): mp_pt_map then gives a range our pages and leaves every
+ * other address translating as before, copying the other map's tables
+ * along the way instead of writing into them, and splitting its large
+ * pages where a range cuts one.
+ *
  * Memory type: every leaf has PWT = PCD = PAT = 0, PAT index 0.  With the
  * power-on IA32_PAT (entry 0 = WB, kept by UEFI firmware) a page of type WB
  * takes the MTRRs' type for its address (SDM Vol. 3A, "Selecting Memory
  * Types for Pentium III and More Recent Processor Families", effective
  * types for PAT WB), and the firmware's MTRRs make RAM write-back.  So the
- * caller checks IA32_PAT entry 0 with mp_pat_index0_is_wb() and relies on
- * the firmware for the MTRRs (docs/cpu.md).
+ * caller checks IA32_PAT entry 0 with mp_pat_index0_is_wb() and the MTRRs
+ * with arch/x86_64/mtrr.h (docs/cpu.md).
  */
 #ifndef MEMPROBE_ARCH_X86_64_PAGING_H
 #define MEMPROBE_ARCH_X86_64_PAGING_H
@@ -33,6 +39,9 @@
 #define MP_PTE_PS (1ull << 7)       /* PDPTE/PDE: maps a 1 GB / 2 MB page */
 #define MP_PTE_PAT_4K (1ull << 7)   /* PTE: PAT index bit 2 */
 #define MP_PTE_G (1ull << 8)        /* global */
+/* Bit 9 is ignored by the processor in every entry of 4-level paging (same tables):
+ * set on the entries mp_pt wrote, so it knows its own tables and pages from a copied map's. */
+#define MP_PTE_OURS (1ull << 9)
 #define MP_PTE_PAT_BIG (1ull << 12) /* 1 GB / 2 MB leaf: PAT index bit 2 */
 #define MP_PTE_XD (1ull << 63)      /* execute disable */
 #define MP_PTE_ADDR 0x000ffffffffff000ull /* bits 51:12, the next table or the 4 KB frame */
@@ -59,21 +68,32 @@ struct mp_pt {
 	mp_pt_alloc_fn alloc;
 	void *arg;
 	uint64_t tables;       /* pages taken from alloc */
+	uint64_t *spare;       /* our tables a larger page replaced, chained through entry 0 */
 };
 
 /* An empty map (a zeroed PML4); MP_ENOMEM when alloc fails. */
 enum mp_status mp_pt_init(struct mp_pt *pt, mp_pt_alloc_fn alloc, void *arg);
 
 /*
+ * A map that translates every address as the 4-level tables at `root` do:
+ * a PML4 holding a copy of root's entries.  Their tables are never written;
+ * mp_pt_map copies the ones it must change.
+ */
+enum mp_status mp_pt_init_copy(struct mp_pt *pt, mp_pt_alloc_fn alloc, void *arg,
+			       const uint64_t *root);
+
+/*
  * Identity-map [base, base + bytes) with pages of page_bytes (4 KB, 2 MB or
  * 1 GB): present, writable, supervisor, executable, PAT index 0, accessed
  * and dirty set so that no walk during a measurement writes an entry back.
- * base and bytes must be multiples of the page size and end below
- * MP_PT_IDENTITY_LIMIT.  Mapping a page again the same way is allowed;
- * over a different mapping it is an error.  1 GB pages need
- * mp_cpuid_has_1g_pages().
+ * Whatever mapped the range before is replaced; every address outside it
+ * keeps its frame and flags (a large page the range cuts becomes a table
+ * of smaller pages of the same frames and flags; our tables a larger page
+ * replaces are kept for reuse).  base and bytes must be multiples of the
+ * page size and end below MP_PT_IDENTITY_LIMIT.  1 GB pages need
+ * mp_cpuid_has_1g_pages().  The caller reloads CR3 if the map is in use.
  *   MP_OK, MP_ENOMEM (alloc failed), MP_UNSUPPORTED (page size),
- *   MP_EIO (misaligned, out of range, or overlapping another mapping)
+ *   MP_EIO (misaligned or out of range)
  */
 enum mp_status mp_pt_map(struct mp_pt *pt, uint64_t base, uint64_t bytes, uint64_t page_bytes);
 
