@@ -13,7 +13,7 @@
 
 /* Kernels (kernels.S).  Each is a fixed instruction sequence: see the file. */
 uint64_t mp_x86_tsc_begin(void);  /* lfence; rdtsc: nothing earlier is still running */
-uint64_t mp_x86_tsc_end(void);    /* rdtscp; lfence: everything earlier has finished */
+uint64_t mp_x86_tsc_end(void);    /* lfence; rdtsc; lfence: everything earlier has finished */
 void *mp_x86_chase(void *start, uint64_t steps);
 void mp_x86_load_sweep(const void *base, uint64_t stride, uint64_t count, uint64_t steps);
 void mp_x86_store_sweep(void *base, uint64_t stride, uint64_t count, uint64_t steps);
@@ -24,11 +24,15 @@ void mp_x86_clflush(const void *addr);
 
 /*
  * A counter backend: the Linux command reads perf_event counters, the UEFI
- * application programs MSRs.  `read` fills out[e] for every event e in
- * `want` (a subset of `events`).
+ * application programs MSRs (arch/x86_64/pmc.h).  `arm`, where there is
+ * one, makes the counters count `want` (a subset of `events`) before a run
+ * and returns the events it could arrange: fewer when they outnumber the
+ * counters; without it every event counts all the time.  `read` fills
+ * out[e] for every event e in `want` (a subset of what arm returned).
  */
 struct mp_x86_pmc {
 	uint32_t events;
+	uint32_t (*arm)(void *arg, uint32_t want);
 	void (*read)(void *arg, uint32_t want, uint64_t out[MP_EV_COUNT]);
 	void *arg;
 };

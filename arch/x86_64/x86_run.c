@@ -51,6 +51,8 @@ enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
 
 	if ((r->op == MP_OP_LOAD_SWEEP || r->op == MP_OP_STORE_SWEEP) && r->count == 0)
 		return MP_EIO;
+	if (want && pmc->arm)
+		want = pmc->arm(pmc->arg, want);
 	pmc_read(pmc, want, before);
 	t0 = mp_x86_tsc_begin();
 	st = run_kernel(r, s);

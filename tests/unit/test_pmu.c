@@ -2,10 +2,14 @@
 /*
  * PMU tables and choices: event select encodings bit by bit, MSR
  * addresses, which events each table has, and what mp_pmu_choose makes of
- * the recorded CPUs (tests/unit/cpuid_records.h).
+ * the recorded CPUs (tests/unit/cpuid_records.h).  Then the MSR backend
+ * (arch/x86_64/pmc.c) against a fake register file: counters that work,
+ * counters an emulator ignores (QEMU under TCG), MSRs that fault.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "arch/x86_64/pmc.h"
 #include "arch/x86_64/pmu.h"
 #include "tests/check.h"
 #include "tests/unit/cpuid_records.h"
@@ -219,6 +223,228 @@ static void test_tables(void)
 	      "one fallback table per vendor");
 }
 
+/*
+ * A fake PMU: the registers of the PMU mp_pmu_choose picks for the CPU.
+ * FAKE_REAL keeps what is written, and an enabled counter grows by 1000 in
+ * fake_work and by 5 at every read; FAKE_IGNORE drops writes and reads 0
+ * (QEMU under TCG); FAKE_FAULT has no MSR at all.  `broken` always faults.
+ */
+enum fake_mode { FAKE_REAL, FAKE_IGNORE, FAKE_FAULT };
+
+#define FAKE_REGS 64
+#define EVTSEL_EN (1ull << 22)
+
+struct fake {
+	enum fake_mode mode;
+	struct mp_pmu pmu;
+	uint32_t broken;
+	uint32_t msr[FAKE_REGS];
+	uint64_t val[FAKE_REGS];
+	unsigned n, writes;
+};
+
+static struct fake *fake_now;
+
+static bool fake_known(const struct fake *f, uint32_t msr)
+{
+	const struct mp_pmu_ops *o = f->pmu.ops;
+
+	for (uint32_t i = 0; i < f->pmu.ngp; i++)
+		if (msr == mp_pmu_evtsel_msr(&f->pmu, i) || msr == mp_pmu_ctr_msr(&f->pmu, i))
+			return true;
+	for (uint32_t i = 0; i < f->pmu.nfixed; i++)
+		if (msr == mp_pmu_fixed_ctr_msr(&f->pmu, i))
+			return true;
+	return msr && (msr == o->fixed_ctrl_msr || msr == o->global_ctrl_msr);
+}
+
+static uint64_t *fake_reg(struct fake *f, uint32_t msr)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->msr[i] == msr)
+			return &f->val[i];
+	f->msr[f->n] = msr;
+	f->val[f->n] = 0;
+	return &f->val[f->n++];
+}
+
+static bool fake_enabled(struct fake *f, uint32_t msr)
+{
+	const struct mp_pmu_ops *o = f->pmu.ops;
+	uint64_t global = o->global_ctrl_msr ? *fake_reg(f, o->global_ctrl_msr) : ~0ull;
+
+	for (uint32_t i = 0; i < f->pmu.ngp; i++)
+		if (msr == mp_pmu_ctr_msr(&f->pmu, i))
+			return (*fake_reg(f, mp_pmu_evtsel_msr(&f->pmu, i)) & EVTSEL_EN) &&
+			       (global & BIT(i));
+	for (uint32_t i = 0; i < f->pmu.nfixed; i++)
+		if (msr == mp_pmu_fixed_ctr_msr(&f->pmu, i))
+			return (*fake_reg(f, o->fixed_ctrl_msr) >> (4 * i) & 3) &&
+			       (global & BIT(32 + i));
+	return false;
+}
+
+static bool fake_read(void *arg, uint32_t msr, uint64_t *v)
+{
+	struct fake *f = arg;
+
+	if (f->mode == FAKE_FAULT || msr == f->broken || !fake_known(f, msr))
+		return false;
+	if (f->mode == FAKE_REAL && fake_enabled(f, msr))
+		*fake_reg(f, msr) += 5;
+	*v = f->mode == FAKE_REAL ? *fake_reg(f, msr) : 0;
+	return true;
+}
+
+static bool fake_write(void *arg, uint32_t msr, uint64_t v)
+{
+	struct fake *f = arg;
+
+	if (f->mode == FAKE_FAULT || msr == f->broken || !fake_known(f, msr))
+		return false;
+	f->writes++;
+	if (f->mode == FAKE_REAL)
+		*fake_reg(f, msr) = v;
+	return true;
+}
+
+static void fake_work(void)
+{
+	for (unsigned i = 0; i < fake_now->n; i++)
+		if (fake_now->mode == FAKE_REAL && fake_enabled(fake_now, fake_now->msr[i]))
+			fake_now->val[i] += 1000;
+}
+
+/* Open the backend for a recorded CPU against a fake in `mode`. */
+static uint32_t pmc_for(struct cpu_rec *rec, struct fake *f, enum fake_mode mode,
+			struct mp_pmc *k)
+{
+	struct mp_msr_io io = { fake_read, fake_write, f };
+	struct mp_pmu_cpu cpu;
+	struct mp_cpuid c;
+
+	f->mode = mode;
+	mp_cpuid_open(&c, rec_cpuid, rec);
+	mp_pmu_cpu_read(&c, &cpu);
+	mp_pmu_choose(&cpu, &f->pmu);
+	fake_now = f;
+	return mp_pmc_open(k, &cpu, &io, fake_work);
+}
+
+#define EV(e) MP_EV_BIT(MP_EV_##e)
+#define MISSES (EV(L1D_MISS) | EV(L2_MISS) | EV(L3_MISS) | EV(DTLB1_MISS) | EV(DTLB2_MISS))
+
+/*
+ * Skylake: 4 general and 3 fixed counters, all working.  Seven events on
+ * six counters: cycles and instructions on their fixed counters, the
+ * misses on PMC0-3 in enum order, DTLB2 left out.
+ */
+static void test_pmc_intel(void)
+{
+	struct cpu_rec skl = CPU_REC("skylake", rec_skl);
+	struct fake f = { .n = 0 };
+	struct mp_pmc k;
+	uint64_t out[MP_EV_COUNT] = { 0 };
+	uint32_t events, armed, writes;
+
+	*fake_reg(&f, 0x38f) = 0x70000000full; /* IA32_PERF_GLOBAL_CTRL as at reset */
+	*fake_reg(&f, 0x186) = 0x1234;         /* something the firmware left */
+	events = pmc_for(&skl, &f, FAKE_REAL, &k); /* once: open saves the registers */
+	CHECK_EQ_INT(events, ALL_BUT_L4, "pmc skylake: every event");
+	CHECK(k.gp_ok == 0xf && k.fixed_ok == 0x7, "pmc skylake: PMC0-3 and FIXED_CTR0-2 count");
+	armed = mp_pmc_arm(&k, CORE_EVENTS | MISSES);
+	CHECK_EQ_INT(armed, CORE_EVENTS | (MISSES & ~EV(DTLB2_MISS)),
+		     "pmc skylake: seven events on six counters, DTLB2 left out");
+	CHECK(*fake_reg(&f, 0x186) == mp_pmu_evtsel(&k.pmu.events[MP_EV_L1D_MISS], 3) &&
+	      *fake_reg(&f, 0x189) == mp_pmu_evtsel(&k.pmu.events[MP_EV_DTLB1_MISS], 3),
+	      "pmc skylake: L1D miss in IA32_PERFEVTSEL0, DTLB1 in IA32_PERFEVTSEL3");
+	CHECK(*fake_reg(&f, 0x38d) == 0x33 && *fake_reg(&f, 0x38f) == 0x30000000full,
+	      "pmc skylake: fixed 0 and 1 on (38DH = 33H), global 3_0000000FH: 0x%llx 0x%llx",
+	      (unsigned long long)*fake_reg(&f, 0x38d), (unsigned long long)*fake_reg(&f, 0x38f));
+	writes = f.writes;
+	CHECK_EQ_INT(mp_pmc_arm(&k, CORE_EVENTS | MISSES), armed, "pmc: the same request again");
+	CHECK_EQ_INT(f.writes, writes, "pmc: armed already, no MSR written");
+	fake_work();
+	out[MP_EV_DTLB2_MISS] = 77;
+	mp_pmc_read(&k, armed | EV(DTLB2_MISS), out);
+	CHECK(out[MP_EV_CYCLES] > 1000 && out[MP_EV_L3_MISS] > 1000 && out[MP_EV_DTLB2_MISS] == 77,
+	      "pmc read: the armed events' counters, nothing for the others");
+	mp_pmc_close(&k);
+	CHECK(*fake_reg(&f, 0x38f) == 0x70000000full && *fake_reg(&f, 0x186) == 0x1234 &&
+	      *fake_reg(&f, 0x38d) == 0, "pmc close: the firmware's registers back");
+}
+
+/* Zen 2: six general counters, no fixed ones, no global control. */
+static void test_pmc_amd(void)
+{
+	struct cpu_rec zen2 = CPU_REC("zen2", rec_zen2), k10 = CPU_REC("k10", rec_k10);
+	struct fake f = { .n = 0 }, g = { .n = 0 };
+	struct mp_pmc k;
+
+	CHECK_EQ_INT(pmc_for(&zen2, &f, FAKE_REAL, &k), ALL_BUT_L4, "pmc zen2: every event");
+	CHECK_EQ_INT(k.gp_ok, 0x3f, "pmc zen2: six counters");
+	CHECK_EQ_INT(mp_pmc_arm(&k, CORE_EVENTS | MISSES), CORE_EVENTS | (MISSES & ~EV(DTLB2_MISS)),
+		     "pmc zen2: the first six events");
+	CHECK_EQ_INT(*fake_reg(&f, 0xc0010200), mp_pmu_evtsel(&k.pmu.events[MP_EV_CYCLES], 3),
+		     "pmc zen2: cycles in PerfEvtSel0");
+	mp_pmc_close(&k);
+	CHECK_EQ_INT(pmc_for(&k10, &g, FAKE_REAL, &k), CORE_EVENTS,
+		     "pmc k10: cycles and instructions");
+}
+
+/* What answers "unsupported": counters an emulator ignores, MSRs that fault, no leaf 0AH. */
+static void test_pmc_none(void)
+{
+	struct cpu_rec vm = CPU_REC("vm", rec_vm), skl = CPU_REC("skylake", rec_skl);
+	struct cpu_rec p4 = CPU_REC("p4", rec_p4);
+	struct fake f = { .n = 0 };
+	struct mp_pmc k;
+
+	CHECK_EQ_INT(pmc_for(&vm, &f, FAKE_IGNORE, &k), 0, "pmc: writes ignored, reads 0: none");
+	CHECK(strstr(k.why, "amd-legacy: no counter took an event select") != NULL, "why: %s",
+	      k.why);
+	CHECK_EQ_INT(mp_pmc_arm(&k, CORE_EVENTS), 0, "pmc: nothing to arm");
+	CHECK_EQ_INT(pmc_for(&skl, &f, FAKE_FAULT, &k), 0, "pmc: every MSR faults: none");
+	CHECK(strstr(k.why, "global control MSR faulted") != NULL, "why: %s", k.why);
+	CHECK_EQ_INT(pmc_for(&p4, &f, FAKE_REAL, &k), 0, "pmc p4: no leaf 0AH: none");
+	CHECK(strstr(k.why, "CPUID leaf 0AH reports no") != NULL, "why: %s", k.why);
+}
+
+/* One general counter faults: the others carry the events. */
+static void test_pmc_broken(void)
+{
+	struct cpu_rec skl = CPU_REC("skylake", rec_skl);
+	struct fake f = { .broken = 0x188 }; /* IA32_PERFEVTSEL2 */
+	struct mp_pmc k;
+
+	CHECK_EQ_INT(pmc_for(&skl, &f, FAKE_REAL, &k), ALL_BUT_L4, "pmc: PERFEVTSEL2 faults");
+	CHECK_EQ_INT(k.gp_ok, 0xb, "pmc: PMC0, 1 and 3 pass");
+	CHECK_EQ_INT(mp_pmc_arm(&k, MISSES), MISSES & ~(EV(DTLB1_MISS) | EV(DTLB2_MISS)),
+		     "pmc: three misses on three counters");
+	CHECK_EQ_INT(k.place[MP_EV_L3_MISS], 3, "pmc: L3 miss skips PMC2 for PMC3");
+}
+
+/* The backend under mp_x86_run (a real sweep on this machine): valid is what was armed. */
+static void test_pmc_run(void)
+{
+	static uint64_t buf[512];
+	struct cpu_rec skl = CPU_REC("skylake", rec_skl);
+	struct fake f = { .n = 0 };
+	struct mp_x86_pmc be;
+	struct mp_sample s;
+	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = buf, .stride = 64, .count = 64,
+			    .steps = 1000, .events = EV(L1D_MISS) | EV(L4_MISS) };
+	struct mp_pmc k;
+
+	pmc_for(&skl, &f, FAKE_REAL, &k);
+	mp_pmc_backend(&k, &be);
+	CHECK_EQ_INT(be.events, ALL_BUT_L4, "backend: events");
+	CHECK_EQ_INT(mp_x86_run(&be, &r, &s), MP_OK, "backend: a sweep runs");
+	CHECK(s.valid == EV(L1D_MISS) && s.count[MP_EV_L1D_MISS] == 5,
+	      "backend: L1D miss counted (one read later: +5), L4 not offered: valid 0x%x",
+	      s.valid);
+}
+
 int main(void)
 {
 	test_evtsel_intel();
@@ -228,5 +454,10 @@ int main(void)
 	test_amd_choices();
 	test_arch_availability();
 	test_tables();
+	test_pmc_intel();
+	test_pmc_amd();
+	test_pmc_none();
+	test_pmc_broken();
+	test_pmc_run();
 	return check_done();
 }
