@@ -115,8 +115,9 @@ static void run(struct mp_config *cfg, const struct mp_fw_info *fw, struct mp_ef
 		mp_result_init(r, MP_EFI_PLATFORM);
 		mp_cpuid_fill(r, mp_cpuid_hw, NULL);
 		note_start(r, fw, res);
-		p = mp_efi_platform(&arena, res);
-		mp_suite_run(p, cfg, r);
+		p = mp_efi_platform(&arena, res, r);
+		mp_efi_platform_suite(p, cfg, r);
+		mp_efi_platform_close(p);
 		show_results(r);
 		mp_efi_arena_give_back(&arena);
 	}

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/cr.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/pmc.h"
 #include "arch/x86_64/ring0.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/x86.h"
-#include "core/result.h"
+#include "core/buf.h"
 #include "core/str.h"
 #include "efi/fw.h"
+#include "efi/mmu.h"
 #include "efi/out.h"
 #include "efi/platform.h"
 
@@ -14,18 +16,24 @@
  * 50 ms waits, as Stall() may only overshoot. */
 #define CALIBRATE_US 50000u
 #define CALIBRATE_TRIES 3u
-/* The page size of the firmware's identity map: UEFI promises the map
- * (Specification 2.10, section 2.3.4) but not its page size, so 4 KB is
- * what we can claim; issue 6 maps our own. */
-#define FW_PAGE_BYTES 4096u
+/* The base page size: what UEFI promises (Specification 2.10, section 2.3.4). */
+#define BASE_PAGE_BYTES 4096u
 /* Progress lines per piece of work: one per tenth done. */
 #define PROGRESS_STEPS 10u
+/*
+ * The longest interrupt-masked window.  EDK II's timer drivers tick every
+ * 10 ms (DEFAULT_TIMER_TICK_DURATION, 100 ns units) and the interrupt
+ * controller holds one pending tick, so a window this long delays the
+ * firmware's timer by at most two ticks and loses at most one.  The core's
+ * windows take about 5 ms (MP_WINDOW_STEPS); after one that overran, the
+ * remaining windows run with interrupts enabled.
+ */
+#define MASK_MAX_US 20000u
 
-static const uint64_t page_align[] = {
-	[MP_PAGE_ANY] = FW_PAGE_BYTES,
-	[MP_PAGE_4K] = 4096,
-	[MP_PAGE_2M] = 2ull << 20,
-	[MP_PAGE_1G] = 1ull << 30,
+static const uint64_t page_bytes_of[] = {
+	[MP_PAGE_4K] = MP_PAGE_BYTES_4K,
+	[MP_PAGE_2M] = MP_PAGE_BYTES_2M,
+	[MP_PAGE_1G] = MP_PAGE_BYTES_1G,
 };
 
 static const char *const level_prefix[] = {
@@ -37,7 +45,12 @@ static const char *const level_prefix[] = {
 struct efi_state {
 	struct mp_efi_arena *arena;
 	struct mp_efi_results *results;
-	uint64_t irq_flags;
+	struct mp_efi_mmu mmu;
+	struct mp_pmc pmc;
+	struct mp_x86_pmc counters;
+	bool session;                /* our page tables are in CR3 between firmware calls */
+	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
+	bool mask_off;               /* a window overran: no more masking */
 	char progress_what[MP_NAME_LEN];
 	uint64_t progress_step;
 };
@@ -50,34 +63,63 @@ static struct efi_state *st(struct mp_platform *p)
 	return p->priv;
 }
 
+/* Firmware services run on the firmware's own page tables (efi/mmu.h). */
+static void firmware_begin(struct efi_state *s)
+{
+	mp_efi_mmu_leave(&s->mmu);
+}
+
+static void firmware_end(struct efi_state *s)
+{
+	if (s->session)
+		mp_efi_mmu_enter(&s->mmu);
+}
+
 static uint64_t efi_now(struct mp_platform *p)
 {
 	(void)p;
 	return mp_x86_tsc_begin();
 }
 
-static enum mp_status efi_alloc(struct mp_platform *p, const struct mp_mem_req *req,
-				struct mp_mem *out)
+/* An arena block at a page size's alignment, mapped with pages of that size. */
+static enum mp_status alloc_paged(struct efi_state *s, const struct mp_mem_req *req,
+				  enum mp_page pg, struct mp_mem *out)
 {
-	uint64_t bytes = (req->bytes + FW_PAGE_BYTES - 1) & ~(uint64_t)(FW_PAGE_BYTES - 1);
-	uint64_t align = req->align, want = page_align[req->page];
-	uint8_t *base = NULL;
+	uint64_t page = page_bytes_of[pg];
+	uint64_t bytes = (req->bytes + page - 1) & ~(page - 1);
+	uint8_t *base = mp_efi_arena_alloc(s->arena, bytes, req->align > page ? req->align : page);
+	enum mp_status st = MP_ENOMEM;
 
-	/* The page size's alignment first, so that large pages can map it later. */
-	if (want > align)
-		base = mp_efi_arena_alloc(st(p)->arena, bytes, want);
-	if (!base)
-		base = mp_efi_arena_alloc(st(p)->arena, bytes, align);
-	mp_memset(out, 0, sizeof(*out));
-	if (!base)
-		return MP_ENOMEM;
+	if (base)
+		st = s->mmu.ready ? mp_efi_mmu_map(&s->mmu, base, bytes, page) : MP_OK;
+	if (st != MP_OK) {
+		mp_efi_arena_free(s->arena, base);
+		return st;
+	}
 	mp_memset(base, 0, bytes);
 	out->base = base;
 	out->bytes = bytes;
 	out->phys = (uintptr_t)base; /* identity mapped */
-	out->page_bytes = p->page_bytes;
-	out->contiguous = true;
+	out->page_bytes = s->mmu.ready ? page : mp_efi_mmu_page_of(base, bytes);
+	out->contiguous = true;      /* one block of the firmware's pages */
 	return MP_OK;
+}
+
+/* The page size asked for (2M for "any"), else the next smaller that fits. */
+static enum mp_status efi_alloc(struct mp_platform *p, const struct mp_mem_req *req,
+				struct mp_mem *out)
+{
+	enum mp_page pg = req->page == MP_PAGE_ANY ? MP_PAGE_2M : req->page;
+
+	mp_memset(out, 0, sizeof(*out));
+	if (pg == MP_PAGE_1G && !st(p)->mmu.has_1g)
+		pg = MP_PAGE_2M;
+	for (;; pg = (enum mp_page)(pg - 1)) {
+		if (alloc_paged(st(p), req, pg, out) == MP_OK)
+			return MP_OK;
+		if (pg == MP_PAGE_4K)
+			return MP_ENOMEM;
+	}
 }
 
 static void efi_free(struct mp_platform *p, struct mp_mem *m)
@@ -89,14 +131,12 @@ static void efi_free(struct mp_platform *p, struct mp_mem *m)
 
 static enum mp_status efi_run(struct mp_platform *p, const struct mp_run *r, struct mp_sample *s)
 {
-	(void)p;
-	return mp_x86_run(NULL, r, s);
+	return mp_x86_run(&st(p)->counters, r, s);
 }
 
 static uint32_t efi_events(struct mp_platform *p)
 {
-	(void)p;
-	return 0;
+	return st(p)->counters.events;
 }
 
 static enum mp_status efi_flush_line(struct mp_platform *p, const void *addr)
@@ -116,13 +156,38 @@ static enum mp_status efi_flush_all(struct mp_platform *p)
 
 static enum mp_status efi_irq_mask(struct mp_platform *p)
 {
-	st(p)->irq_flags = mp_x86_irq_save();
+	struct efi_state *s = st(p);
+
+	if (s->mask_off)
+		return MP_UNSUPPORTED;
+	s->irq_flags = mp_x86_irq_save();
+	s->mask_t0 = mp_x86_tsc_begin();
 	return MP_OK;
+}
+
+static void efi_log(struct mp_platform *p, enum mp_log_level lvl, const char *msg)
+{
+	firmware_begin(st(p));
+	mp_efi_sayf("memprobe: %s%s\n", level_prefix[lvl], msg);
+	firmware_end(st(p));
 }
 
 static void efi_irq_unmask(struct mp_platform *p)
 {
-	mp_x86_irq_restore(st(p)->irq_flags);
+	struct efi_state *s = st(p);
+	uint64_t t = mp_x86_tsc_end() - s->mask_t0;
+	char msg[MP_TEXT_LEN];
+
+	mp_x86_irq_restore(s->irq_flags);
+	s->mask_windows++;
+	s->mask_longest = t > s->mask_longest ? t : s->mask_longest;
+	if (t <= s->mask_limit || s->mask_off)
+		return;
+	s->mask_off = true;
+	mp_snprintf(msg, sizeof(msg), "an interrupt-masked window took %.1f ms, over the %u ms "
+		    "bound: the rest run with interrupts enabled",
+		    (double)t * 1e3 / (double)p->tick_hz, MASK_MAX_US / 1000);
+	efi_log(p, MP_LOG_WARN, msg);
 }
 
 static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,
@@ -130,12 +195,6 @@ static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,
 {
 	(void)p;
 	return mp_x86_code_build(m, offsets, n, entry);
-}
-
-static void efi_log(struct mp_platform *p, enum mp_log_level lvl, const char *msg)
-{
-	(void)p;
-	mp_efi_sayf("memprobe: %s%s\n", level_prefix[lvl], msg);
 }
 
 /* One line when the work changes and one per tenth done. */
@@ -148,14 +207,21 @@ static void efi_progress(struct mp_platform *p, const char *what, uint64_t done,
 		return;
 	mp_strlcpy(s->progress_what, what, sizeof(s->progress_what));
 	s->progress_step = step;
+	firmware_begin(s);
 	mp_efi_sayf("memprobe: %s: %llu/%llu\n", what, (unsigned long long)done,
 		    (unsigned long long)total);
+	firmware_end(s);
 }
 
 static enum mp_status efi_sink(struct mp_platform *p, const char *name, const char *data,
 			       size_t len)
 {
-	return mp_efi_results_store(st(p)->results, name, data, len);
+	enum mp_status r;
+
+	firmware_begin(st(p));
+	r = mp_efi_results_store(st(p)->results, name, data, len);
+	firmware_end(st(p));
+	return r;
 }
 
 static const struct mp_platform_ops efi_ops = {
@@ -190,13 +256,11 @@ static uint64_t calibrate_tsc(void)
 }
 
 /* The TSC rate from CPUID 15H where the CPU enumerates it, else calibrated. */
-static void clocks(struct mp_platform *p)
+static void clocks(struct mp_platform *p, const struct mp_cpuid *c)
 {
 	const char *source = "CPUID 15H";
-	struct mp_cpuid c;
 
-	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
-	p->tick_hz = mp_x86_tsc_hz_cpuid(&c);
+	p->tick_hz = mp_x86_tsc_hz_cpuid(c);
 	if (!p->tick_hz) {
 		p->tick_hz = calibrate_tsc();
 		source = "calibrated against the firmware's Stall";
@@ -205,20 +269,109 @@ static void clocks(struct mp_platform *p)
 	mp_efi_sayf("memprobe: TSC %llu kHz (%s), core clock %llu kHz\n",
 		    (unsigned long long)(p->tick_hz / 1000), source,
 		    (unsigned long long)(p->core_hz / 1000));
-	if (!mp_x86_tsc_invariant(&c))
+	if (!mp_x86_tsc_invariant(c))
 		mp_efi_say("memprobe: warning: the TSC is not invariant: its rate may follow "
 			   "the core clock\n");
 }
 
-struct mp_platform *mp_efi_platform(struct mp_efi_arena *arena, struct mp_efi_results *res)
+static void note(struct mp_result *r, const char *what, const char *why)
 {
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "%s: %s", what, why);
+	mp_result_add_note(r, text);
+}
+
+/* Some thousand dependent adds: work for the counter check to count. */
+static void counter_work(void)
+{
+	mp_x86_add_chain(4096);
+}
+
+static unsigned bits_set(uint32_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static void counters(struct efi_state *s, const struct mp_cpuid *c, struct mp_result *r)
+{
+	struct mp_pmu_cpu cpu;
+	char list[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_pmu_cpu_read(c, &cpu);
+	mp_pmc_open(&s->pmc, &cpu, &mp_x86_msr_io, counter_work);
+	mp_pmc_backend(&s->pmc, &s->counters);
+	if (!s->counters.events) {
+		mp_efi_sayf("memprobe: counters: none: %s\n", s->pmc.why);
+		note(r, "uefi: no performance counters", s->pmc.why);
+		return;
+	}
+	mp_buf_init(&b, list, sizeof(list));
+	for (unsigned e = 0; e < MP_EV_COUNT; e++)
+		if (s->counters.events & MP_EV_BIT(e))
+			mp_buf_printf(&b, " %s", mp_pmc_event_name((enum mp_event)e));
+	mp_efi_sayf("memprobe: counters: %s (%s events), %u general of %u bits, %u fixed; "
+		    "events:%s\n", s->pmc.pmu.ops->name, s->pmc.pmu.table,
+		    bits_set(s->pmc.gp_ok), s->pmc.pmu.gp_bits,
+		    bits_set(s->pmc.fixed_ok), list);
+}
+
+static void guard_check(void)
+{
+	if (mp_x86_msr_check())
+		mp_efi_say("memprobe: MSR guard: a #GP from an MSR write (IA32_PKRS, reserved "
+			   "bit) was caught and answered \"unsupported\"\n");
+	else
+		mp_efi_say("memprobe: warning: MSR guard not exercised: an invalid MSR write "
+			   "did not fault\n");
+}
+
+struct mp_platform *mp_efi_platform(struct mp_efi_arena *arena, struct mp_efi_results *res,
+				    struct mp_result *r)
+{
+	struct mp_cpuid c;
+
 	state = (struct efi_state){ .arena = arena, .results = res };
 	platform = (struct mp_platform){
 		.name = MP_EFI_PLATFORM,
-		.page_bytes = FW_PAGE_BYTES,
+		.page_bytes = BASE_PAGE_BYTES,
 		.ops = &efi_ops,
 		.priv = &state,
 	};
-	clocks(&platform);
+	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+	clocks(&platform, &c);
+	state.mask_limit = platform.tick_hz / 1000000u * MASK_MAX_US;
+	guard_check();
+	if (!mp_efi_mmu_open(&state.mmu, &c, arena))
+		note(r, "uefi: firmware page tables", state.mmu.why);
+	else if (!state.mmu.write_back)
+		note(r, "uefi: memory type", state.mmu.why);
+	counters(&state, &c, r);
 	return &platform;
+}
+
+void mp_efi_platform_suite(struct mp_platform *p, const struct mp_config *cfg,
+			   struct mp_result *r)
+{
+	struct efi_state *s = st(p);
+
+	s->session = true;
+	mp_efi_mmu_enter(&s->mmu);
+	mp_suite_run(p, cfg, r);
+	s->session = false;
+	mp_efi_mmu_leave(&s->mmu);
+	mp_efi_sayf("memprobe: %llu interrupt-masked windows, the longest %.2f ms (bound %u ms)\n",
+		    (unsigned long long)s->mask_windows,
+		    (double)s->mask_longest * 1e3 / (double)p->tick_hz, MASK_MAX_US / 1000);
+}
+
+void mp_efi_platform_close(struct mp_platform *p)
+{
+	mp_pmc_close(&st(p)->pmc);
+	mp_efi_mmu_close(&st(p)->mmu);
 }
