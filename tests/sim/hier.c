@@ -176,6 +176,29 @@ static void prefetch_rows(struct sim_path *p, int from, uint64_t va, uint64_t pa
 	}
 }
 
+/*
+ * The next access of a run is known before this one is simulated: after a
+ * miss, start fetching the rows it will read (its TLB and cache sets below
+ * level 1), so that their host misses overlap with this access's work.
+ */
+void sim_prefetch_next(struct mp_sim *s, struct sim_path *p, uint64_t va)
+{
+	const struct sim_region *r = s->last_region;
+	const struct sim_tlbpath *tp;
+	uint64_t pa;
+
+	if (!r || va - r->va >= r->bytes)
+		return;
+	pa = sim_vm_pa(r, va);
+	tp = &p->tlb[r->page];
+	for (int i = 1; i < tp->n; i++) {
+		const struct sim_sets *a = &tp->t[i]->a;
+
+		__builtin_prefetch(a->key + sim_sets_index(a, va >> a->shift) * a->stride);
+	}
+	prefetch_rows(p, 0, va, pa);
+}
+
 int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va, uint64_t pa,
 		    bool demand)
 {

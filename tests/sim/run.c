@@ -11,18 +11,24 @@
  * Dependent loads: the next address is read from host memory at this one.
  * The host fetches each element's line while the simulator works on the one
  * before (a prefetch never faults; the read itself waits until the address
- * is known to be mapped).
+ * is known to be mapped), and after a miss also the simulator's rows the
+ * next access will read.
  */
 bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end)
 {
+	int l1 = s->path[0].l1_level;
 	void *p = start;
 	uint64_t i;
 
 	for (i = 0; i < steps; i++) {
-		if (sim_unlikely(sim_access(s, (uint64_t)(uintptr_t)p, MP_SIM_LOAD) < 0))
+		int level = sim_access(s, (uint64_t)(uintptr_t)p, MP_SIM_LOAD);
+
+		if (sim_unlikely(level < 0))
 			break;
 		p = *(void *const *)p;
 		__builtin_prefetch(p);
+		if (level != l1)
+			sim_prefetch_next(s, &s->path[0], (uint64_t)(uintptr_t)p);
 	}
 	s->count[MP_EV_LOADS] += i;
 	s->count[MP_EV_INSTRUCTIONS] += i;

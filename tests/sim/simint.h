@@ -277,6 +277,7 @@ void sim_fill_range(struct mp_sim *s, struct sim_path *p, int lo, int h, uint64_
 		    uint64_t pa, bool store);
 int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va, uint64_t pa,
 		    bool demand);
+void sim_prefetch_next(struct mp_sim *s, struct sim_path *p, uint64_t va);
 void sim_noise(struct mp_sim *s);
 void sim_noise_rearm(struct mp_sim *s);
 void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa, int why);
