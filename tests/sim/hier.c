@@ -170,9 +170,10 @@ static void prefetch_rows(struct sim_path *p, int from, uint64_t va, uint64_t pa
 		if (!b || b->m.inclusion != MP_INCL_EXCLUSIVE || !b->m.physical)
 			continue;
 		victim = sim_sets_peek(&c->a, set);
-		if (victim != SIM_NONE)
-			__builtin_prefetch(b->a.key + sim_sets_index(&b->a, (victim << c->a.shift) >>
-									  b->a.shift) * b->a.stride);
+		if (victim == SIM_NONE)
+			continue;
+		set = sim_sets_index(&b->a, (victim << c->a.shift) >> b->a.shift);
+		__builtin_prefetch(b->a.key + set * b->a.stride);
 	}
 }
 

@@ -375,8 +375,8 @@ static int st_cache(struct ctx *x, char **tok, int n)
 	if (parse_fields(x, what, cache_fields, c, tok + 2, n - 2, &seen) < 0)
 		return -1;
 	if (!c->level)
-		return fail(x, "cache %s: the name does not say the level (L1D, L2, ...); add level=",
-			    c->name);
+		return fail(x, "cache %s: the name does not say the level (L1D, L2, ...); "
+			       "add level=", c->name);
 	if (c->type == MP_KIND_UNKNOWN)
 		c->type = MP_KIND_UNIFIED;
 	if (!was_seen(cache_fields, seen, "index"))

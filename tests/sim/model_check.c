@@ -82,8 +82,9 @@ static int check_tlbs(const struct mp_sim_model *m, const char *file, char *err,
 					    t->name);
 			if (o->level == t->level && o->page == t->page && overlap(o->type, t->type))
 				return fail(err, len, file, t->line_no,
-					    "TLBs %s and %s are both level %d for %s in %lluK pages",
-					    o->name, t->name, t->level, served(o->type, t->type),
+					    "TLBs %s and %s are both level %d for %s in "
+					    "%lluK pages", o->name, t->name, t->level,
+					    served(o->type, t->type),
 					    (unsigned long long)(t->page >> 10));
 		}
 		for (k = 0; k < npages && pages[k] != t->page; k++)
@@ -101,9 +102,12 @@ static int check_prefetch(const struct mp_sim_model *m, const char *file, char *
 {
 	if (m->prefetch.kind == MP_SIM_PF_NONE)
 		return 0;
-	for (int i = 0; i < m->ncaches; i++)
-		if (m->caches[i].level == m->prefetch.level && m->caches[i].type != MP_KIND_INSTRUCTION)
+	for (int i = 0; i < m->ncaches; i++) {
+		const struct mp_sim_cache_model *c = &m->caches[i];
+
+		if (c->level == m->prefetch.level && c->type != MP_KIND_INSTRUCTION)
 			return 0;
+	}
 	return fail(err, len, file, 0, "prefetch level=%d: no level-%d cache holds data",
 		    m->prefetch.level, m->prefetch.level);
 }

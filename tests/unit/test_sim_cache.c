@@ -158,8 +158,8 @@ static void test_inclusive(void)
 static void test_exclusive(void)
 {
 	struct mp_sim *s = build("cache L1D size=128 line=64 ways=full latency=1\n"
-				 "cache L2 size=128 line=64 ways=full latency=10 inclusion=exclusive\n"
-				 "memory latency=100\n");
+				 "cache L2 size=128 line=64 ways=full latency=10 "
+				 "inclusion=exclusive\nmemory latency=100\n");
 	int memory = 0;
 
 	mp_sim_access(s, BASE, MP_SIM_LOAD);

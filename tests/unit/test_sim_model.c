@@ -174,8 +174,8 @@ static void test_naming(void)
 	CHECK(m.clock_hz == 2500000000ull, "clock 2.5GHz");
 	CHECK(m.caches[0].type == MP_KIND_INSTRUCTION && m.caches[0].ways == 512,
 	      "L1I, fully associative: ways = lines");
-	CHECK(m.caches[1].level == 1 && m.caches[1].type == MP_KIND_DATA && m.caches[1].size == 96 << 10,
-	      "level= and type= name a cache; 96K");
+	CHECK(m.caches[1].level == 1 && m.caches[1].type == MP_KIND_DATA &&
+	      m.caches[1].size == 96 << 10, "level= and type= name a cache; 96K");
 	CHECK(m.caches[2].level == 3 && !m.caches[2].physical, "index= overrides the default");
 	CHECK(m.tlbs[0].level == 1 && m.tlbs[0].type == MP_KIND_DATA, "DTLB1-2M: level 1 data");
 	CHECK(m.tlbs[1].level == 2 && m.tlbs[1].type == MP_KIND_INSTRUCTION, "ITLB: level 2");
@@ -194,7 +194,8 @@ static const struct {
 	  "test.model:3: cache L1D: bad size '32Q' (want a size such as 64, 32K or 1M)" },
 	{ "cachee L1D size=32K\n", "test.model:1: unknown statement 'cachee' (cache, tlb, memory, "
 	  "clock, prefetch, noise, frames or name)" },
-	{ "cache L1D size=32K line=64 ways=8 latency=4\n", "test.model: no 'memory latency=CYCLES' line" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\n",
+	  "test.model: no 'memory latency=CYCLES' line" },
 	{ "cache FOO size=32K line=64 ways=8 latency=4\n",
 	  "test.model:1: cache FOO: the name does not say the level (L1D, L2, ...); add level=" },
 	{ "cache L1D size=32K line=48 ways=8 latency=4\n",
@@ -211,18 +212,22 @@ static const struct {
 	  "test.model:1: cache L1D: expected key=value, got 'latency'" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4 replacement=mru\n",
 	  "test.model:1: cache L1D: bad replacement 'mru' (want one of lru, plru, fifo, random)" },
-	{ "cache L1D size=32K line=64 ways=8 latency=4\ncache L1D size=32K line=64 ways=8 latency=4\n"
-	  "memory latency=9\n", "test.model:2: cache L1D is defined twice" },
-	{ "cache L1D size=32K line=64 ways=8 latency=4\ncache L1 size=32K line=64 ways=8 latency=4\n"
-	  "memory latency=9\n", "test.model:2: caches L1D and L1 are both level 1 for data" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\n"
+	  "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n",
+	  "test.model:2: cache L1D is defined twice" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\n"
+	  "cache L1 size=32K line=64 ways=8 latency=4\nmemory latency=9\n",
+	  "test.model:2: caches L1D and L1 are both level 1 for data" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4 inclusion=exclusive\nmemory latency=9\n",
 	  "test.model:1: cache L1D: inclusion=exclusive needs a cache level above it" },
 	{ "tlb STLB entries=64 ways=4 page=4K latency=9\n",
 	  "test.model:1: tlb STLB: the name does not say the type (DTLB, ITLB); add type=" },
 	{ "tlb DTLB1 entries=64 ways=4 page=3K latency=9\n",
 	  "test.model:1: tlb DTLB1: page=3072 is not a power of two of at least 1K" },
-	{ "noise rate=2 cycles=10\n", "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
-	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\nprefetch kind=stride level=3\n",
+	{ "noise rate=2 cycles=10\n",
+	  "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n"
+	  "prefetch kind=stride level=3\n",
 	  "test.model: prefetch level=3: no level-3 cache holds data" },
 	{ "name zen\n", "test.model:1: expected 'name = VALUE'" },
 	{ "frames mode=shuffled\n",

@@ -80,8 +80,8 @@ static void test_fields_and_memory(void)
 	      "1M of 4K pages");
 	CHECK(m.contiguous && m.phys == (uint64_t)(uintptr_t)m.base, "contiguous: identity");
 	st = alloc(p, 4 << 20, MP_PAGE_2M, &h);
-	CHECK(st == MP_OK && h.page_bytes == (2 << 20) && ((uintptr_t)h.base & ((2 << 20) - 1)) == 0,
-	      "2M pages where the model has a 2M TLB");
+	CHECK(st == MP_OK && h.page_bytes == (2 << 20) &&
+	      ((uintptr_t)h.base & ((2 << 20) - 1)) == 0, "2M pages where the model has a 2M TLB");
 	p->ops->mem_free(p, &m);
 	p->ops->mem_free(p, &h);
 	st = p->ops->irq_mask(p);
@@ -147,7 +147,8 @@ static void test_sweeps_and_code(void)
 
 	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
 	run(p, MP_OP_LOAD_SWEEP, m.base, 32, &s);
-	CHECK(s.count[MP_EV_LOADS] == 32 && s.count[MP_EV_L1D_MISS] == 16, "load sweep wraps at 16");
+	CHECK(s.count[MP_EV_LOADS] == 32 && s.count[MP_EV_L1D_MISS] == 16,
+	      "load sweep wraps at 16");
 	run(p, MP_OP_STORE_SWEEP, m.base, 32, &s);
 	CHECK(s.count[MP_EV_STORES] == 32 && s.count[MP_EV_LOADS] == 0, "store sweep");
 	p->ops->mem_alloc(p, &req, &code);
