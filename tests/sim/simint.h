@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulator's insides, shared by its files and by nobody else:
- *   sets.c    a set-associative array of keys (caches and TLBs are built on it)
- *   vm.c      virtual-to-physical mappings and frames
- *   hier.c    the hierarchy: translation, the walk down the levels, fills,
- *             inclusion, flushes, noise
+ *   sets.c     a set-associative array of keys (caches and TLBs are built on it)
+ *   map.c      a hash map (reverse frames, shadow caches)
+ *   vm.c       virtual-to-physical mappings and frames
+ *   hier.c     the hierarchy: translation, the walk down the levels, fills,
+ *              inclusion, noise
  *   prefetch.c the hardware prefetcher
- *   causes.c  MemSpy's causes of misses
- *   sim.c     creating the simulator from a model; the public queries
- *   run.c     the seam's operations as loops over sim_access()
+ *   causes.c   MemSpy's causes of misses
+ *   sim.c      building the simulator from a model; queries and flushes
+ *   run.c      the seam's operations as loops over sim_access()
+ * and, on sim.h alone, model*.c (the model files), platform.c (the seam) and
+ * main.c (memprobe-sim).
  *
  * Speed follows MemSpy's hit bypassing (thesis section 5.3.2): an access
  * that hits the first TLB and the first cache costs two set probes (a way
@@ -23,7 +26,7 @@
 #define SIM_NONE UINT64_MAX
 #define SIM_MAX_PAGES MP_SIM_MAX_PAGE_SIZES
 #define SIM_MAX_REGIONS 512
-#define SIM_HINT_MAX 4096      /* way-predictor entries per array */
+#define SIM_HINT_MAX 4096      /* entry-predictor slots per array */
 
 #define sim_likely(x) __builtin_expect(!!(x), 1)
 #define sim_unlikely(x) __builtin_expect(!!(x), 0)
