@@ -197,11 +197,11 @@ static uint32_t plru_victim(const struct sim_sets *a, uint64_t set)
 
 	for (uint32_t d = 1; d <= a->plru_depth; d++) {
 		uint64_t child = 2 * node + plru_bit(bits, node);
+		/* no real way under child (its first leaf is past the last way): take
+		 * the other half; computed, not branched on */
+		uint64_t none = (child << (a->plru_depth - d)) - leaves >= a->ways;
 
-		/* the first leaf under child; no real way there: take the other half */
-		if ((child << (a->plru_depth - d)) - leaves >= a->ways)
-			child ^= 1;
-		node = child;
+		node = child ^ none;
 	}
 	return (uint32_t)(node - leaves);
 }
