@@ -23,23 +23,26 @@ void mp_cset_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_mem *m,
  * good under tree-PLRU and would take a way from the next set.  Where the
  * platform cannot flush a line, nothing is done.
  */
-static void flush_chain(struct mp_cset *s, const uint64_t *offs, uint64_t n)
+static void flush_chain(struct mp_cset *s, const uint8_t *base, const uint64_t *offs,
+			uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
-		if (s->c->p->ops->flush_line(s->c->p, s->mem + s->shift + offs[i]) != MP_OK)
+		if (s->c->p->ops->flush_line(s->c->p, base + offs[i]) != MP_OK)
 			return;
 }
 
-static enum mp_status time_chain(struct mp_cset *s, void *start, const uint64_t *offs,
+/* Time the chain linked through base + offs[0 .. n), then flush it. */
+static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_t *offs,
 				 uint64_t n, double *ticks)
 {
-	struct mp_chase ch = { .cursor = start, .length = n, .region = s->region };
+	struct mp_chase ch = { .cursor = mp_ref_chain(base, offs, n), .length = n,
+			       .region = s->region };
 	enum mp_status st = mp_chase_warm(s->c, &ch);
 
 	s->timed++;
 	if (st == MP_OK)
 		st = mp_chase_min_cycles(s->c, &ch, s->stable, ticks);
-	flush_chain(s, offs, n);
+	flush_chain(s, base, offs, n);
 	return st;
 }
 
@@ -65,17 +68,20 @@ static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
 	double t;
 	enum mp_status st;
 
-	mp_ref_twin(order, n, s->page, s->twin_line, twin);
-	st = time_chain(s, mp_ref_chain(s->mem + s->shift, twin, n), twin, n, &t);
+	/* The pages are the memory's: offsets from its (page-aligned) start. */
+	for (uint64_t i = 0; i < n; i++)
+		twin[i] = s->shift + order[i];
+	mp_ref_twin(twin, n, s->page, s->twin_line, twin);
+	st = time_chain(s, s->mem, twin, n, &t);
 	*extra = t > s->l1_ticks ? t - s->l1_ticks : 0.0;
 	return st;
 }
 
-/* Time the chain just linked through order[0 .. n), then its twin. */
-static enum mp_status time_linked(struct mp_cset *s, void *start, uint64_t n, double *ticks)
+/* Time the chain through order[0 .. n) (from mem + shift), then its twin. */
+static enum mp_status time_order(struct mp_cset *s, uint64_t n, double *ticks)
 {
 	double extra = 0.0;
-	enum mp_status st = time_chain(s, start, order, n, ticks);
+	enum mp_status st = time_chain(s, s->mem + s->shift, order, n, ticks);
 
 	if (st == MP_OK && wants_twin(s, n))
 		st = tlb_share(s, n, &extra);
@@ -89,8 +95,8 @@ enum mp_status mp_cset_time(struct mp_cset *s, const struct mp_ref_stride *shape
 
 	if (n == 0 || n > MP_CSET_MAX_ELEMS || s->shift + mp_ref_stride_span(shape) > s->bytes)
 		return MP_ENOMEM;
-	return time_linked(s, mp_ref_stride_chain(s->mem + s->shift, shape, order, &s->rng), n,
-			   ticks);
+	mp_ref_stride_chain(s->mem + s->shift, shape, order, &s->rng);
+	return time_order(s, n, ticks);
 }
 
 uint64_t *mp_cset_order(struct mp_cset *s)
@@ -104,7 +110,7 @@ enum mp_status mp_cset_time_order(struct mp_cset *s, uint64_t n, double *ticks)
 	for (uint64_t i = 0; i < n; i++)
 		if (order[i] + sizeof(uint64_t) > s->bytes)
 			return MP_ENOMEM;
-	return time_linked(s, mp_ref_chain(s->mem, order, n), n, ticks);
+	return time_order(s, n, ticks);
 }
 
 enum mp_status mp_cset_baseline(struct mp_cset *s)
@@ -114,6 +120,15 @@ enum mp_status mp_cset_baseline(struct mp_cset *s)
 	if (st == MP_OK && !(s->base_ticks >= s->base_min))
 		s->base_min = s->base_ticks;
 	return st;
+}
+
+/* A random offset, in units, at which the set still fits the memory. */
+static uint64_t random_shift(struct mp_cset *s, const struct mp_ref_stride *shape)
+{
+	uint64_t span = mp_ref_stride_span(shape);
+	uint64_t room = span < s->bytes ? (s->bytes - span) / MP_CSET_SHIFT_UNIT : 0;
+
+	return room ? mp_rng_below(&s->rng, room) * MP_CSET_SHIFT_UNIT : 0;
 }
 
 /* One round: a fresh baseline, then the set right after it; 1 compact. */
@@ -127,8 +142,7 @@ static int round_trip(struct mp_cset *s, const struct mp_ref_stride *shape, unsi
 		return st == MP_ENOMEM ? -2 : -1;
 	base = s->base_ticks;
 	s->stable = stable;
-	s->shift = mp_rng_below(&s->rng, MP_CSET_SHIFT_SPAN / MP_CSET_SHIFT_UNIT) *
-		   MP_CSET_SHIFT_UNIT;
+	s->shift = random_shift(s, shape);
 	st = mp_cset_time(s, shape, &t);
 	s->shift = 0;
 	if (st != MP_OK)

@@ -43,15 +43,18 @@
 #define MP_CSET_CONFIRM_STABLE 100u
 #define MP_CSET_ROUNDS 3u
 /*
- * Every round places the set at a fresh random offset, a multiple of
- * MP_CSET_SHIFT_UNIT below MP_CSET_SHIFT_SPAN: a line of our own (stack,
- * code, the timing loop) that sits in one cache set turns a full set of the
- * test into an over-full one; another offset moves the test to other sets.
- * The unit is a multiple of every line size (the largest known is 256
- * bytes), so moving a set keeps its shape in lines and sets.
+ * Every round places the set at a fresh random offset in the memory, a
+ * multiple of MP_CSET_SHIFT_UNIT.  A line of our own (stack, code, the
+ * timing loop) that sits in one cache set turns a full set of the test
+ * into an over-full one; another offset moves the test to other sets.  And
+ * in a physically indexed cache the set lands on other frames: a cache
+ * indexed modulo its sets sees the same shape anywhere in contiguous
+ * memory, while memory that only looks contiguous (a virtual machine's
+ * guest frames) gives each offset a different answer.  The unit is a
+ * multiple of every line size (the largest known is 256 bytes), so moving
+ * a set keeps its shape in lines and sets.
  */
 #define MP_CSET_SHIFT_UNIT 512u
-#define MP_CSET_SHIFT_SPAN 4096u
 /*
  * Sets spread over at most this many pages are not twinned: every data TLB
  * of the machines in the papers and in the model library holds at least

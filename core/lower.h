@@ -25,7 +25,9 @@ struct mp_geom {
  * cycled through more lines than it has ways; random replacement still
  * hits on 20% of them at twice the ways and on 2% at four times (our
  * simulation of a cyclic sequence), so four times makes "misses every
- * level above" true for every policy.
+ * level above" true for every policy.  Where the upper ways are many
+ * (Power3's 128-way L1), one line more than they hold is taken instead, so
+ * that the sets stay small enough for a TLB twin (core/probe_compact.c).
  */
 #define MP_LOWER_OVERFILL 4u
 

@@ -108,22 +108,41 @@ static uint64_t buildable_from(const struct mp_lower *lv, uint64_t stride)
 	return n > 1 ? n : 1;
 }
 
-/* Ladder outcomes besides 0 (settled) and -1 (a run failed). */
-enum { UNSETTLED = 1, TOO_HIGH = 2, TOO_SMALL = 3, UNLAWFUL = 4 };
+/* Ladder outcomes besides 0 (settled) and -1 (a run failed); 1 is mp_lower_geom's "verified". */
+enum { UNSETTLED = 2, TOO_HIGH, TOO_SMALL, UNLAWFUL, NO_SPILL, UNREPEATED, OUTCOMES };
 
-/* The first step: n doubles from the fewest buildable until the set spills. */
+/* The most elements n a set <S, n> with its groups can have within a TLB twin. */
+static uint64_t twin_reach(const struct mp_lower *lv, uint64_t stride, uint64_t from)
+{
+	struct mp_ref_stride x;
+	uint64_t n = from;
+
+	while (mp_lower_shape(lv, stride, n + 1, n + 1, 0, &x) &&
+	       mp_ref_stride_count(&x) <= lv->cs.twin_max)
+		n++;
+	return n;
+}
+
+/*
+ * The first step: n doubles from the fewest buildable until the set
+ * spills, but no further than a TLB twin reaches (more elements would pay
+ * for TLB misses that no twin takes off): NO_SPILL then starts higher.
+ */
 static int first_step(struct mp_lower *lv, uint64_t stride, uint64_t *n)
 {
-	uint64_t k = buildable_from(lv, stride);
+	uint64_t k = buildable_from(lv, stride), reach = twin_reach(lv, stride, k), next;
 	int m = spills(lv, stride, k);
 
 	if (m != 0)
 		return m == -1 ? -1 : TOO_SMALL;
-	while ((m = spills(lv, stride, 2 * k)) == 0 && 2 * k * stride <= lv->cs.bytes)
-		k *= 2;
+	for (next = 2 * k < reach ? 2 * k : reach; next > k; next = 2 * k < reach ? 2 * k : reach) {
+		if ((m = spills(lv, stride, next)) != 0)
+			break;
+		k = next;
+	}
 	if (m != 1)
-		return m == -1 ? -1 : UNSETTLED;
-	return smallest_spill(lv, stride, k, 2 * k, n);
+		return m == -1 ? -1 : NO_SPILL;  /* out of reach, memory or elements first */
+	return smallest_spill(lv, stride, k, next, n);
 }
 
 static uint64_t start_stride(const struct mp_lower *lv)
@@ -215,34 +234,49 @@ static int verify(struct mp_lower *lv, const struct mp_geom *g)
  * case of a level whose way is smaller than the one above (4.5.1).
  */
 #define LADDER_MIN_STRIDE 1024u
+/* Without an effective capacity to start from, the first stride grows by
+ * this factor until a set that spills fits the memory and the scratch. */
+#define LADDER_RESTART 8u
 
-int mp_lower_geom(struct mp_lower *lv, struct mp_geom *g, const char **why)
+static const char *const outcome_why[OUTCOMES] = {
+	[UNSETTLED] = "n(S) still halved at the largest stride the memory allows",
+	[TOO_HIGH] = "n(S) settled at once even at the smallest stride",
+	[TOO_SMALL] = "the level holds too few lines to overfill the levels above",
+	[UNLAWFUL] = "n(S) broke X-Ray's Theorem 1: the memory is not physically contiguous "
+		     "(on the host, for a virtual machine) or the index is hashed",
+	[NO_SPILL] = "no set that fits the memory spilled",
+	[UNREPEATED] = "the sets gave other answers elsewhere in the memory: it is not "
+		       "physically contiguous (on the host, for a virtual machine) or the index "
+		       "is hashed",
+};
+
+/* The ladder from the start stride, moved down or up until it settles. */
+static int settle(struct mp_lower *lv, struct mp_geom *g)
 {
 	uint64_t stride = start_stride(lv);
 	int st;
 
+	while ((st = ladder(lv, stride, g)) == NO_SPILL && stride * LADDER_RESTART <= lv->limit)
+		stride *= LADDER_RESTART;
+	while (st == TOO_HIGH && stride / 4 >= LADDER_MIN_STRIDE)
+		st = ladder(lv, stride /= 4, g);
+	if (st == TOO_SMALL)
+		st = ladder(lv, stride * 2, g);
+	return st;
+}
+
+int mp_lower_geom(struct mp_lower *lv, struct mp_geom *g, const char **why)
+{
+	int st;
+
 	*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
-	while ((st = ladder(lv, stride, g)) == TOO_HIGH && stride / 4 >= LADDER_MIN_STRIDE)
-		stride /= 4;
-	if (st == TOO_SMALL && (st = ladder(lv, stride * 2, g)) == TOO_SMALL)
-		*why = "the level holds too few lines to overfill the levels above";
-	if (st == UNSETTLED || st == TOO_HIGH)
-		*why = st == UNSETTLED ? "n(S) still halved at the largest stride the memory allows"
-				       : "n(S) settled at once even at the smallest stride";
-	if (st == UNLAWFUL)
-		*why = "n(S) broke X-Ray's Theorem 1: the memory is not physically contiguous "
-		       "(on the host, for a virtual machine) or the index is hashed";
-	if (st != 0) {
+	if ((st = settle(lv, g)) == 0 && (st = verify(lv, g)) == 0)
+		st = UNREPEATED;
+	if (st != 1) {
+		*why = st > 1 ? outcome_why[st] : NULL;
 		*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
 		return st < 0 ? -1 : 0;
 	}
-	if ((st = verify(lv, g)) == 0) {
-		*why = "the sets gave other answers elsewhere in the memory: it is not physically "
-		       "contiguous (on the host, for a virtual machine) or the index is hashed";
-		*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
-	}
-	if (st <= 0)
-		return st;
 	if ((st = block(lv, g)) == 0)
 		*why = "no offset below the way made <C/A, 2A, b> compact";
 	return st < 0 ? -1 : 0;

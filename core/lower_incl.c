@@ -4,11 +4,14 @@
  *
  * Exclusion (X-Ray 5.2.2 saw it as C1 + C2): a line lives in one level
  * only, so one set of this level together with the sets above it holds
- * this level's ways plus the upper ways.  A set of A + U lines (U: the
- * ways above that hold lines this level lacks) in one set of every level
- * is compact when the level is exclusive, and misses here otherwise.  The
- * ladder's groups (core/lower_geom.c) keep the upper ways from adding to
- * any one group, so A itself is the physical associativity.
+ * this level's ways plus U, the ways above that hold lines this level
+ * lacks.  A set of n lines in one set of every level, A < n <= A + U, is
+ * compact when the level is exclusive and misses here otherwise: n is
+ * A + U, at most 2A (a tree-PLRU set cycled through a line or two more
+ * than its ways can still hit on most of them), and more than any level
+ * above has ways, so that the lines reach this level at all.  The ladder's groups (core/lower_geom.c) keep the upper
+ * ways from adding to any one group, so A itself is the physical
+ * associativity.
  *
  * Inclusion (back-invalidation): an inclusive level that evicts a line
  * takes it from the levels above too.  Line x is visited between m lines
@@ -38,6 +41,7 @@
  * miss there.
  */
 #define INCL_X_SHARE 2u
+#define INCL_MAX_XLINES 4u
 /*
  * x is kept when the check costs no more than this above its parts: no x
  * miss at all (the simulator gives the parts' cost exactly; the minimum of
@@ -52,12 +56,16 @@ static uint64_t together(const struct mp_lower *lv, const struct mp_geom *g)
 	return g->way > lv->d ? g->way : lv->d;
 }
 
-/* 1 exclusive, 0 not, -1 not timed. */
+/* 1 exclusive, 0 not, -1 a run failed, -2 it does not fit the memory. */
 static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 {
-	struct mp_ref_stride x = mp_ref_xray(together(lv, g), g->ways + lv->union_ways);
+	uint64_t above = lv->top_ways > lv->mid_ways_max ? lv->top_ways : lv->mid_ways_max;
+	uint64_t n = g->ways + (lv->union_ways < g->ways ? lv->union_ways : g->ways);
+	struct mp_ref_stride x;
 
-	return mp_cset_compact(&lv->cs, &x);
+	n = n > above ? n : above + 1;
+	x = mp_ref_xray(together(lv, g), n);
+	return n <= g->ways + lv->union_ways ? mp_cset_compact(&lv->cs, &x) : 0;
 }
 
 /* The back-invalidation string for this level. */
@@ -91,6 +99,8 @@ static struct evict evict_shape(const struct mp_lower *lv, const struct mp_geom 
 		.stride = together(lv, g),
 	};
 	uint64_t between, share = lv->top_ways / INCL_X_SHARE;
+
+	share = share < INCL_MAX_XLINES ? share : INCL_MAX_XLINES;
 
 	e.words = e.words < INCL_MAX_WORDS ? e.words : INCL_MAX_WORDS;
 	/*
@@ -130,17 +140,18 @@ static int x_kept(struct mp_lower *lv, const struct evict *e)
 {
 	struct evict pass = *e;
 	double t, xs = (double)(e->xlines * e->words), m = (double)e->m;
+	enum mp_status st;
 
 	if (e->yoff)
 		return 1;
 	pass.stride = lv->d;
-	if (evict_time(lv, &pass, 0, &t) != MP_OK)
-		return -1;
+	if ((st = evict_time(lv, &pass, 0, &t)) != MP_OK)
+		return st == MP_ENOMEM ? -2 : -1;
 	return t <= (m * lv->cs.base_min + xs * lv->cs.l1_ticks) / (m + xs) *
 			    (1.0 + INCL_KEPT_REL);
 }
 
-/* 1 inclusive, 0 not, 2 cannot tell, -1 not timed. */
+/* 1 inclusive, 0 not, 2 cannot tell, -1 a run failed, -2 it does not fit the memory. */
 static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 {
 	struct evict e = evict_shape(lv, g, false);
@@ -152,10 +163,14 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 		kept = x_kept(lv, &e);
 	}
 	if (kept <= 0)
-		return kept < 0 ? -1 : 2;
+		return kept < 0 ? kept : 2;
 	for (unsigned round = 0; round < MP_CSET_ROUNDS; round++) {
-		if (evict_time(lv, &e, 0, &t) != MP_OK || evict_time(lv, &e, lv->d, &ref) != MP_OK)
-			return -1;
+		enum mp_status st = evict_time(lv, &e, 0, &t);
+
+		if (st == MP_OK)
+			st = evict_time(lv, &e, lv->d, &ref);
+		if (st != MP_OK)
+			return st == MP_ENOMEM ? -2 : -1;
 		best = round == 0 || t < best ? t : best;
 		best_ref = round == 0 || ref < best_ref ? ref : best_ref;
 		if (best <= best_ref * (1.0 + MP_CSET_MISS_REL))
@@ -171,7 +186,9 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 
 	if (st != 0) {
 		g->incl = st > 0 ? MP_INCL_EXCLUSIVE : MP_INCL_UNKNOWN;
-		return st < 0 ? -1 : 0;
+		if (st == -2)
+			*why = "the exclusion test does not fit the memory";
+		return st == -1 ? -1 : 0;
 	}
 	g->incl = MP_INCL_UNKNOWN;
 	if (incl_above || lv->d >= g->way) {
@@ -180,10 +197,12 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		return 0;
 	}
 	st = back_invalidates(lv, g);
-	if (st == 2)
+	if (st == -2)
+		*why = "the back-invalidation test does not fit the memory";
+	else if (st == 2)
 		*why = "the L1 does not keep a line between visits (replacement or too few "
 		       "ways): inclusive and non-inclusive look alike";
 	else if (st >= 0)
 		g->incl = st ? MP_INCL_INCLUSIVE : MP_INCL_NONINCLUSIVE;
-	return st < 0 ? -1 : 0;
+	return st == -1 ? -1 : 0;
 }

@@ -124,7 +124,11 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	}
 	lv->level = i;
 	lv->d = d;
+	/* Many ways above (Power3's 128): one line more than they hold is
+	 * enough for LRU, PLRU and FIFO, and keeps the sets within a twin. */
 	lv->u = MP_LOWER_OVERFILL * sum;
+	if (lv->u > lv->cs.twin_max / 4)
+		lv->u = sum + 1 > lv->cs.twin_max / 4 ? sum + 1 : lv->cs.twin_max / 4;
 	/* The baseline <D, U> must fit the level: keep it within half the hint. */
 	if (hint && lv->u * d > hint / 2)
 		lv->u = hint / 2 / d > sum + 1 ? hint / 2 / d : sum + 1;
