@@ -16,7 +16,7 @@
 static const char *required[] = {
 	"p5-133", "pentium-pro-200", "pentium-ii-233", "ultrasparc-i-167", "r10000-225",
 	"itanium2-1500", "opteron-240", "athlon-mp-2800", "pentium4-2200", "power3-375",
-	"cortex-a9", "sapphire-rapids", "zen4", "power9", "apple-m1-like",
+	"cortex-a9", "sapphire-rapids", "icelake-sp", "zen4", "power9", "apple-m1-like",
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -82,7 +82,7 @@ static void test_library(void)
 	if (d)
 		closedir(d);
 	CHECK_EQ_INT(found, sizeof(required) / sizeof(required[0]), "every required model");
-	CHECK(loaded >= 15, "%u models load", loaded);
+	CHECK(loaded >= 16, "%u models load", loaded);
 }
 
 static void load(struct mp_sim_model *m, const char *name)
@@ -124,6 +124,13 @@ static void test_library_facts(void)
 	load(&m, "sapphire-rapids");
 	c = cache(&m, "L1D");
 	CHECK(c && c->size == 48 << 10 && c->ways == 12, "Sapphire Rapids L1D 48K 12-way");
+	load(&m, "icelake-sp");
+	c = cache(&m, "L3");
+	CHECK(c && c->ways == 12 && (c->size / c->line / c->ways) % 2 == 0 &&
+	      ((c->size / c->line / c->ways) & (c->size / c->line / c->ways - 1)) != 0,
+	      "Ice Lake-SP L3: 12 ways over a set count that is no power of two");
+	c = cache(&m, "L2");
+	CHECK(c && c->ways == 20 && c->size == 1280 << 10, "Ice Lake-SP L2 1.25M 20-way");
 	load(&m, "power9");
 	c = cache(&m, "L3");
 	CHECK(c && c->line == 128 && c->ways == 20, "POWER9 L3 128 B lines, 20 ways");
