@@ -143,24 +143,38 @@ uint64_t mp_ref_pages_span(const struct mp_ref_pages *s)
 	return (s->groups - 1) * s->group_stride + (s->per_group - 1) * s->page_stride + s->page;
 }
 
+/* A keyed hash (splitmix64's finaliser). */
+static uint64_t mix(uint64_t x, uint64_t key)
+{
+	struct mp_rng g = { x ^ key };
+
+	return mp_rng_next(&g);
+}
+
 static uint64_t pages_offset(const struct mp_ref_pages *s, const struct perm *cols, uint64_t e)
 {
-	uint64_t q = e / s->per_page;
+	uint64_t q = e / s->per_page, lines = pages_lines(s);
 	uint64_t page = q / s->per_group * s->group_stride + q % s->per_group * s->page_stride;
+	uint64_t turn = mix(e / lines, cols->add[0]) % lines;
 
-	return page + perm_at(cols, e % pages_lines(s)) * s->line;
+	return page + perm_at(cols, (e + turn) % lines) * s->line;
 }
 
 void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g)
 {
-	uint64_t n = mp_ref_pages_count(s);
+	uint64_t pages = s->groups * s->per_group;
 	struct linker k = { 0 };
 	struct perm cols, order;
 
 	perm_init(&cols, pages_lines(s), g);
-	perm_init(&order, n, g);
-	for (uint64_t i = 0; i < n; i++)
-		link_add(&k, base + pages_offset(s, &cols, perm_at(&order, i)));
+	perm_init(&order, pages, g);
+	for (uint64_t round = 0; round < s->per_page; round++) {
+		for (uint64_t i = 0; i < pages; i++) {
+			uint64_t e = perm_at(&order, i) * s->per_page + round;
+
+			link_add(&k, base + pages_offset(s, &cols, e));
+		}
+	}
 	*k.prev = (uint64_t)(uintptr_t)k.first;
 	return k.first;
 }

@@ -46,10 +46,20 @@ void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, stru
  * Page-spread strings for TLB tests: `per_page` elements in each of
  * groups x per_group pages.  Page q = (group g, member m) starts at
  * g * group_stride + m * page_stride.  Element e (e = q * per_page + j)
- * sits on line colperm(e mod lines-per-page) of its page, where colperm is
- * a shuffled column set: consecutive elements fall on different lines, so
- * the cache footprint is spread over every set (Cooper-Xu 3.4).  The whole
- * set of elements is visited in shuffled order.
+ * sits on line colperm((e + turn(e / L)) mod L) of its page (L lines per
+ * page), where colperm is a shuffled column set and turn a pseudo-random
+ * rotation per round of L elements: consecutive elements fall on different
+ * lines, so the footprint covers every set of a cache indexed within a
+ * page evenly (Cooper-Xu 3.4), and the rotation spreads the elements whose
+ * pages share the sets of a larger, physically indexed cache (contiguous
+ * frames would otherwise stack them on the same lines).  The elements are
+ * visited in per_page rounds, each visiting every page once in one
+ * shuffled page order, round j on each page's j-th element: consecutive
+ * loads are on different pages (no prefetcher, no two loads in a row on a
+ * page, Cooper-Xu 3.4), and a page comes round again only after all the
+ * others, so T(n,k) one page past a TLB's capacity misses on every load
+ * just as T(1,k) does (with the whole set shuffled instead, a page's n
+ * loads often fall close together and the rise at the boundary fades).
  *   Cooper-Xu T(n, k):        groups = k / page, group_stride = page,
  *                             per_group = 1, per_page = n.
  *   X-Ray <S, n> (4.6):       groups = n, group_stride = S, per_group = 1,
