@@ -27,7 +27,7 @@ enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t s
 	return MP_OK;
 }
 
-uint64_t mp_chase_steps(const struct mp_chase *ch)
+static uint64_t window_steps(const struct mp_chase *ch)
 {
 	return ch->length < MP_WINDOW_STEPS ? MP_WINDOW_STEPS - MP_WINDOW_STEPS % ch->length
 					    : MP_WINDOW_STEPS;
@@ -50,7 +50,7 @@ enum mp_status mp_chase_warm(struct mp_ctx *c, struct mp_chase *ch)
 
 enum mp_status mp_chase_min(struct mp_ctx *c, struct mp_chase *ch, double *ticks_per_access)
 {
-	uint64_t steps = mp_chase_steps(ch), best = UINT64_MAX, ticks;
+	uint64_t steps = window_steps(ch), best = UINT64_MAX, ticks;
 	unsigned since_best = 0, need = mp_stable_runs(c->cfg);
 
 	for (unsigned run = 0; run < MP_MAX_RUNS && since_best < need; run++) {
@@ -95,6 +95,53 @@ double mp_seconds_since(struct mp_platform *p, uint64_t t0)
 	if (p->tick_hz == 0)
 		return mp_na_double();
 	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
+}
+
+enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks)
+{
+	uint64_t w = MP_SHORT_WINDOW_STEPS, total = 0, t = 0, steps, left;
+	enum mp_status st = MP_OK;
+
+	steps = ch->length < w ? (w + ch->length - 1) / ch->length * ch->length : ch->length;
+	for (left = steps; left && st == MP_OK;) {
+		uint64_t n = ch->length < w || left < w ? left : w;
+
+		st = mp_chase_window(c, ch, n, &t);
+		total += t;
+		left -= n;
+	}
+	*ticks = (double)total / (double)steps;
+	return st;
+}
+
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
+				 double *ticks)
+{
+	unsigned since = 0;
+
+	*ticks = 1e300;
+	for (unsigned run = 0; run < MP_MAX_RUNS && since < stable; run++) {
+		double t;
+		enum mp_status st = mp_chase_pass(c, ch, &t);
+
+		if (st != MP_OK)
+			return st;
+		since = t < *ticks ? 0 : since + 1;
+		*ticks = t < *ticks ? t : *ticks;
+	}
+	return MP_OK;
+}
+
+enum mp_status mp_chase_visit(struct mp_ctx *c, struct mp_chase *ch, bool warm, double *ticks,
+			      uint32_t *n)
+{
+	uint64_t passes = MP_WINDOW_STEPS / ch->length;
+	enum mp_status st = warm ? mp_chase_warm(c, ch) : MP_OK;
+
+	passes = passes ? passes : 1;
+	for (uint64_t k = 0; st == MP_OK && k < passes && *n < MP_VISIT_RUNS; k++)
+		st = mp_chase_pass(c, ch, &ticks[(*n)++]);
+	return st;
 }
 
 bool mp_same_time(const struct mp_platform *p, double a, double b, double rel)
@@ -154,14 +201,15 @@ static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)
  */
 static bool redundant(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
 {
-	double lo = s->best[i - 1], hi = s->best[i + 1], mid;
+	double lo = s->best[i - 1], hi = s->best[i + 1], mid, f;
 
 	if (mp_is_na(lo) || mp_is_na(hi))
 		return false;
 	if (mp_same_time(p, s->best[i], lo, MP_KNOCKOUT_REL) &&
 	    mp_same_time(p, s->best[i], hi, MP_KNOCKOUT_REL))
 		return true;
-	mid = lo + (hi - lo) * (double)(s->x[i] - s->x[i - 1]) / (double)(s->x[i + 1] - s->x[i - 1]);
+	f = (double)(s->x[i] - s->x[i - 1]) / (double)(s->x[i + 1] - s->x[i - 1]);
+	mid = lo + (hi - lo) * f;
 	return mp_same_time(p, s->best[i], mid, MP_KNOCKOUT_REL);
 }
 

@@ -41,12 +41,24 @@ enum mp_status mp_chase_warm(struct mp_ctx *c, struct mp_chase *ch);
 /* Minimum ticks per access over repeated windows. */
 enum mp_status mp_chase_min(struct mp_ctx *c, struct mp_chase *ch, double *ticks_per_access);
 
-/* Loads in one timed window of this chase: MP_WINDOW_STEPS, whole cycles when shorter. */
-uint64_t mp_chase_steps(const struct mp_chase *ch);
-
 /* One window of `steps` loads of the chase, timed; the cursor moves on. */
 enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t steps,
 			       uint64_t *ticks);
+
+/*
+ * One pass: the time of the whole cycle, as ticks per access.  A cycle
+ * shorter than MP_SHORT_WINDOW_STEPS is timed as whole cycles of at least
+ * that many loads; a longer one exactly once, in windows of at most that
+ * many loads (each with interrupts masked, where the platform can).  A
+ * window over part of a cycle is no fair sample of it: the parts of a
+ * cycle that conflict in a cache and the parts that do not take different
+ * times, and the minimum over such windows would pick the lucky part.
+ */
+enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks);
+
+/* The minimum over passes, after `stable` passes without a new minimum (MP_MAX_RUNS at most). */
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
+				 double *ticks);
 
 /* Runs without a new minimum before a measurement is accepted, for the profile. */
 unsigned mp_stable_runs(const struct mp_config *cfg);
@@ -102,6 +114,15 @@ struct mp_sweep {
 #define MP_VISIT_RUNS 4u
 typedef enum mp_status (*mp_sample_fn)(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
 				       uint32_t i, double *ticks, uint32_t *n);
+
+/*
+ * The runs of a visit to a freshly built chase: walk it once to warm it
+ * (unless `warm` is false), then passes, as many as fit in MP_WINDOW_STEPS
+ * loads and at least one, at most MP_VISIT_RUNS - *n; appends to ticks[]
+ * and *n.
+ */
+enum mp_status mp_chase_visit(struct mp_ctx *c, struct mp_chase *ch, bool warm, double *ticks,
+			      uint32_t *n);
 
 void mp_sweep_init(struct mp_sweep *s, const uint64_t *x, uint32_t n);
 /* Sweep until every point is stable or knocked out; `what` names the progress. */
