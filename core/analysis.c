@@ -105,13 +105,13 @@ struct cands {
 };
 
 static void steep_runs(const double *x, const double *m, int32_t n, double noise,
-		       struct cands *c)
+		       int32_t min_flat, struct cands *c)
 {
 	c->n = 0;
 	for (int32_t i = 0; i + 1 < n; i++) {
 		if (!steep(x, m, i, noise))
 			continue;
-		if (c->n > 0 && i - c->hi[c->n - 1] < MP_STEP_MIN_FLAT) {
+		if (c->n > 0 && i - c->hi[c->n - 1] < min_flat) {
 			c->hi[c->n - 1] = i + 1;        /* continues or rejoins the last run */
 			continue;
 		}
@@ -127,6 +127,8 @@ static void plateaus(const double *m, int32_t n, const struct cands *c, struct m
 		p[k].first = k ? c->hi[k - 1] : 0;
 		p[k].last = k < c->n ? c->lo[k] : n - 1;
 		p[k].level = median(m + p[k].first, p[k].last - p[k].first + 1);
+		p[k].upper = median(m + (p[k].first + p[k].last + 1) / 2,
+				    p[k].last - (p[k].first + p[k].last + 1) / 2 + 1);
 		p[k].high = m[p[k].last];
 	}
 }
@@ -153,12 +155,12 @@ static double lowest(const double *m, int32_t from, int32_t to)
  * A transition's rise: from the median of the plateau below to the lowest
  * point of the plateau above, so that outliers that fall back to the lower
  * level make no plateau.  0 when the top plateau is too short to trust: the
- * last plateau of the curve needs MP_STEP_MIN_FLAT + 1 points.
+ * last plateau of the curve needs MP_STEP_MIN_FLAT_CACHE + 1 points.
  */
 static double rise_of(const double *m, const struct cands *c, const struct mp_plateau *p,
 		      int32_t k)
 {
-	if (k + 1 == c->n && p[k + 1].last - p[k + 1].first < MP_STEP_MIN_FLAT)
+	if (k + 1 == c->n && p[k + 1].last - p[k + 1].first < MP_STEP_MIN_FLAT_CACHE)
 		return 0.0;
 	return lowest(m, p[k + 1].first, p[k + 1].last) / p[k].level - 1.0;
 }
@@ -219,7 +221,7 @@ static void tighten(const double *m, struct cands *c, const struct mp_plateau *p
 }
 
 int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_rise,
-		      struct mp_steps *out)
+		      int32_t min_flat, struct mp_steps *out)
 {
 	struct mp_plateau p[MAX_POINTS + 1];
 	double m[MAX_POINTS], rise;
@@ -231,7 +233,7 @@ int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_ri
 		return 0;
 	despike(y, n, m);
 	out->noise = noise_scale(m, n);
-	steep_runs(x, m, n, out->noise, &c);
+	steep_runs(x, m, n, out->noise, min_flat, &c);
 	for (;;) {
 		plateaus(m, n, &c, p);
 		if (c.n == 0)
@@ -271,9 +273,11 @@ int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, do
 	last[1].first = j + 1;
 	last[1].last = last->last;
 	last[1].level = top;
+	last[1].upper = top;
 	last[1].high = top;
 	last->last = j;
 	last->level = median(m + last->first, j - last->first + 1);
+	last->upper = median(m + (last->first + j + 1) / 2, j - (last->first + j + 1) / 2 + 1);
 	last->high = m[j];
 	return ++out->nsteps;
 }

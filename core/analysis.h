@@ -39,11 +39,15 @@
 #define MP_STEP_MIN_RISE_TLB 0.10
 #define MP_STEP_MIN_RISE_CACHE 0.50
 /*
- * Steep runs separated by fewer flat grid steps than this are one
- * transition: a real level spans at least a doubling of the size (X-Ray
- * 4.5: C_{i+1} >= 2 C_i), i.e. several sweep points.
+ * Steep runs separated by fewer flat grid steps than min_flat are one
+ * transition.  A cache level spans at least a doubling of the size (X-Ray
+ * 4.5: C_{i+1} >= 2 C_i), several sweep points: MP_STEP_MIN_FLAT_CACHE.
+ * A TLB curve also shows the cache boundaries of its lines, which may fall
+ * a single grid step from a TLB boundary (2048 lines of L1 under a
+ * 3072-entry TLB): MP_STEP_MIN_FLAT_TLB.
  */
-#define MP_STEP_MIN_FLAT 2
+#define MP_STEP_MIN_FLAT_CACHE 2
+#define MP_STEP_MIN_FLAT_TLB 1
 /*
  * Where a transition starts: the last point still below this fraction of
  * the step (in log terms) above the lower plateau's local level.  A quarter
@@ -57,7 +61,8 @@
 struct mp_plateau {
 	int32_t first, last;    /* point indices, inclusive */
 	double level;           /* median of its (despiked) points */
-	double high;            /* its despiked value at `last`: the least diluted by the level above */
+	double upper;           /* median of its upper half: less diluted by the level above */
+	double high;            /* its despiked value at `last` */
 };
 
 struct mp_steps {
@@ -72,7 +77,7 @@ struct mp_steps {
  * plateau[i + 1].first.
  */
 int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_rise,
-		      struct mp_steps *out);
+		      int32_t min_flat, struct mp_steps *out);
 
 /*
  * Add the curve's known asymptote `top` (a level measured directly, such

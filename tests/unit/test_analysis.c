@@ -80,7 +80,8 @@ static void expect(const char *name, const struct curve *c, const struct level *
 		   double tol)
 {
 	struct mp_steps st;
-	int32_t n = mp_steps_find(c->x, c->y, c->n, MP_STEP_MIN_RISE_TLB, &st);
+	int32_t n = mp_steps_find(c->x, c->y, c->n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_CACHE,
+				  &st);
 
 	CHECK_EQ_INT(n, nl, name);
 	for (int i = 0; i < nl && i < n; i++) {
@@ -137,6 +138,20 @@ static void tlb_like(void)
 	expect("TLB curve with a +25% first step", &c, tlb, 3, GRID_STEP);
 }
 
+/* A TLB curve with the L1's 2048-line boundary one grid step below a 3072-entry TLB. */
+static void adjacent_tlb_steps(void)
+{
+	static const double x[] = {
+		1024, 1280, 1536, 1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144,
+	};
+	static const double y[] = { 9, 9, 9, 9, 9, 22, 22, 52, 52, 52, 52 };
+	struct mp_steps st;
+	int32_t n = mp_steps_find(x, y, 11, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_TLB, &st);
+
+	CHECK(n == 2 && st.plateau[0].last == 4 && st.plateau[1].last == 6,
+	      "TLB curve: boundaries one grid step apart stay two transitions (%d)", (int)n);
+}
+
 static void close_levels(void)
 {
 	static const struct level two[] = { { 65536, 3 }, { 131072, 12 } };
@@ -147,6 +162,11 @@ static void close_levels(void)
 	expect("levels one doubling apart", &c, two, 2, 0.0);
 }
 
+static int32_t find(const struct curve *c, int32_t n, struct mp_steps *st)
+{
+	return mp_steps_find(c->x, c->y, n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_CACHE, st);
+}
+
 static void flat_and_noise(void)
 {
 	struct curve c;
@@ -155,12 +175,12 @@ static void flat_and_noise(void)
 
 	grid(&c, 4096, 64 << 20);
 	make(&c, none, 1, 100, 0, 0, 0, 0, 1);
-	CHECK_EQ_INT(mp_steps_find(c.x, c.y, c.n, MP_STEP_MIN_RISE_TLB, &st), 0, "flat curve: no transition");
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "flat curve: no transition");
 	make(&c, none, 1, 100, 0, 0, 0.08, 0.1, 2);
-	CHECK_EQ_INT(mp_steps_find(c.x, c.y, c.n, MP_STEP_MIN_RISE_TLB, &st), 0, "noise 8% and spikes: no transition");
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "noise 8% and spikes: no transition");
 	make(&c, none, 1, 100, 0, 0.06, 0.02, 0, 3);
-	CHECK_EQ_INT(mp_steps_find(c.x, c.y, c.n, MP_STEP_MIN_RISE_TLB, &st), 0, "drift 6% per doubling: no transition");
-	CHECK_EQ_INT(mp_steps_find(c.x, c.y, 1, MP_STEP_MIN_RISE_TLB, &st), 0, "one point");
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "drift 6% per doubling: no transition");
+	CHECK_EQ_INT(find(&c, 1, &st), 0, "one point");
 }
 
 static void log2_accuracy(void)
@@ -183,6 +203,7 @@ int main(void)
 	gradual_steps();
 	tlb_like();
 	close_levels();
+	adjacent_tlb_steps();
 	flat_and_noise();
 	return check_done();
 }
