@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The C(k) response curve: grid, sweep, analysis and refinement (core/cksweep.h). */
 #include "core/cksweep.h"
+#include "core/probes.h"
 #include "core/refstring.h"
 
 struct ck_run {
@@ -9,6 +10,17 @@ struct ck_run {
 	struct mp_rng g;
 	const char *region;
 };
+
+enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
+{
+	struct mp_mem_req req = {
+		.bytes = bytes, .align = 4096, .page = MP_PAGE_2M, .contiguous = true,
+	};
+
+	if (c->p->ops->mem_alloc(c->p, &req, m) == MP_OK)
+		return MP_OK;
+	return mp_probe_alloc(c, bytes, MP_PAGE_2M, m);
+}
 
 uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint32_t max)
 {
@@ -27,69 +39,37 @@ uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint
 	return n;
 }
 
-static uint64_t row_bytes(const struct mp_mem *m, uint64_t bytes)
+static uint64_t spacing(const struct mp_ck *k, uint64_t bytes)
 {
-	return m->page_bytes >= MP_CK_LARGE_PAGE ? bytes : m->page_bytes;
+	return bytes <= k->fine_upto && k->fine_line ? k->fine_line : k->line;
 }
 
 /* A fresh C(bytes) to chase from its first element. */
 static void ck_build(struct ck_run *r, uint64_t bytes, struct mp_chase *ch)
 {
 	const struct mp_ck *k = r->k;
+	uint64_t line = spacing(k, bytes);
 
-	ch->cursor = mp_ref_ck(r->m->base, bytes, row_bytes(r->m, bytes), k->line, &r->g);
-	ch->length = bytes / k->line;
+	ch->cursor = mp_ref_ck(r->m->base, bytes, k->row, line, &r->g);
+	ch->length = bytes / line;
 	ch->region = r->region;
 }
 
-static enum mp_status ck_window(struct mp_ctx *c, struct mp_chase *ch, double *ticks)
-{
-	uint64_t steps = mp_chase_steps(ch), t;
-	enum mp_status st = mp_chase_window(c, ch, steps, &t);
-
-	*ticks = (double)t / (double)steps;
-	return st;
-}
-
 /*
- * Is a freshly built string as warm as a walk would make it?  Building it
- * stores to every element in chase order, which leaves a write-allocating
- * hierarchy as a warming walk would; so the first window is timed straight
- * away and the walk is only spent when that window is slower than the
- * point's best (or on the point's first visit).
- */
-static bool needs_walk(struct mp_ctx *c, const struct ck_run *r, const struct mp_sweep *s,
-		       uint32_t i, double first)
-{
-	if (r->k->cold_above && s->x[i] > r->k->cold_above)
-		return false;
-	return s->runs[i] == 0 ||
-	       (first > s->best[i] && !mp_same_time(c->p, first, s->best[i], MP_KNOCKOUT_REL));
-}
-
-/*
- * One visit: build a fresh string, time a window, warm it if needed, and
- * time as many more windows as the set-up is worth: one per
- * MP_WINDOW_STEPS elements walked, up to MP_VISIT_RUNS in all.
+ * One visit: build a fresh string (Cooper-Xu: "recreating the reference
+ * string at each size and trial"), walk it once to warm the caches unless
+ * no level can hold it, and time whole passes over it.
  */
 static enum mp_status ck_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
 				uint32_t i, double *ticks, uint32_t *n)
 {
 	struct ck_run *r = arg;
 	struct mp_chase ch;
-	uint32_t more;
-	enum mp_status st;
 
 	ck_build(r, s->x[i], &ch);
-	st = ck_window(c, &ch, &ticks[0]);
-	*n = 1;
-	if (st != MP_OK || !needs_walk(c, r, s, i, ticks[0]))
-		return st;
-	st = mp_chase_warm(c, &ch);
-	more = (uint32_t)(ch.length / MP_WINDOW_STEPS) + 1;
-	for (uint32_t k = 0; st == MP_OK && k < more && *n < MP_VISIT_RUNS; k++)
-		st = ck_window(c, &ch, &ticks[(*n)++]);
-	return st;
+	*n = 0;
+	return mp_chase_visit(c, &ch, !r->k->cold_above || s->x[i] <= r->k->cold_above, ticks,
+			      n);
 }
 
 enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
@@ -97,7 +77,6 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
 {
 	static struct mp_sweep s;
 	struct ck_run run = { .m = m, .k = k, .region = what };
-	double x[MP_SWEEP_MAX];
 	enum mp_status st;
 
 	k->n = mp_ck_grid(k->lo, k->hi, k->line, k->bytes, MP_SWEEP_MAX);
@@ -113,11 +92,36 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
 	for (uint32_t i = 0; i < k->n; i++) {
 		k->ticks[i] = s.best[i];
 		k->runs[i] = s.runs[i];
-		x[i] = (double)k->bytes[i];
 	}
 	if (st == MP_OK)
-		mp_steps_find(x, k->ticks, (int32_t)k->n, MP_STEP_MIN_RISE_CACHE, &k->steps);
+		mp_ck_analyse(k);
 	return st;
+}
+
+void mp_ck_analyse(struct mp_ck *k)
+{
+	double x[MP_SWEEP_MAX];
+
+	for (uint32_t i = 0; i < k->n; i++)
+		x[i] = (double)k->bytes[i];
+	mp_steps_find(x, k->ticks, (int32_t)k->n, MP_STEP_MIN_RISE_CACHE, MP_STEP_MIN_FLAT_CACHE,
+		      &k->steps);
+}
+
+bool mp_ck_append(struct mp_ck *a, const struct mp_ck *b)
+{
+	if (a->n + b->n > MP_SWEEP_MAX)
+		return false;
+	for (uint32_t i = 0; i < b->n; i++) {
+		a->bytes[a->n + i] = b->bytes[i];
+		a->ticks[a->n + i] = b->ticks[i];
+		a->runs[a->n + i] = b->runs[i];
+	}
+	a->n += b->n;
+	a->hi = b->hi;
+	a->timed_out |= b->timed_out;
+	a->sweeps += b->sweeps;
+	return true;
 }
 
 /* The minimum time of C(bytes) alone, by the single-point discipline. */
@@ -128,7 +132,11 @@ static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes
 
 	ck_build(r, bytes, &ch);
 	st = mp_chase_warm(c, &ch);
-	return st == MP_OK ? mp_chase_min(c, &ch, ticks) : st;
+	if (st != MP_OK)
+		return st;
+	if (ch.length > MP_WINDOW_STEPS)
+		return mp_chase_pass(c, &ch, ticks);
+	return mp_chase_min_pass(c, &ch, mp_stable_runs(c->cfg), ticks);
 }
 
 enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
@@ -167,25 +175,27 @@ void mp_ck_latency(const struct mp_platform *p, double ticks, double *cycles, do
 	*ns = mp_ticks_to_ns(p, ticks);
 }
 
-/* A string of `count` lines, one in each of as many equal slices of m. */
-static void *spread_string(struct mp_mem *m, uint64_t count, uint64_t line, struct mp_rng *g)
+/* The memory string: every MP_CK_MEMORY_GAP-th line (or sparser) of the first row. */
+static void *memory_string(struct mp_mem *m, const struct mp_ck *k, uint64_t *n, struct mp_rng *g)
 {
-	struct mp_ref_pages s = {
-		.page = MP_CK_MEMORY_SLICE, .line = line, .group_stride = MP_CK_MEMORY_SLICE,
-		.per_group = 1, .page_stride = MP_CK_MEMORY_SLICE, .per_page = 1,
-	};
-	uint64_t slices = m->bytes / MP_CK_MEMORY_SLICE;
+	uint64_t span = k->row < m->bytes ? k->row : m->bytes, gap = MP_CK_MEMORY_GAP * k->line;
+	struct mp_ref_pages s = { .line = k->line, .per_group = 1, .per_page = 1 };
 
-	s.groups = count < slices ? count : slices;
-	s.group_stride = slices / s.groups * MP_CK_MEMORY_SLICE;
-	return mp_ref_pages(m->base, &s, g);
+	while (span / gap > MP_CK_MEMORY_LINES)
+		gap *= 2;
+	s.page = gap;
+	s.groups = span / gap;
+	s.group_stride = gap;
+	s.page_stride = gap;
+	*n = s.groups;
+	return *n ? mp_ref_pages(m->base, &s, g) : NULL;
 }
 
 /* One pass over a string whose every line was flushed first: all misses. */
 static enum mp_status cold_pass(struct mp_ctx *c, void *start, uint64_t n, double *ticks)
 {
 	struct mp_chase ch = { .cursor = start, .length = n, .region = "memory" };
-	uint64_t *e = start, t;
+	uint64_t *e = start, t = 0;
 	enum mp_status st = MP_OK;
 
 	for (uint64_t i = 0; i < n && st == MP_OK; i++) {
@@ -200,27 +210,29 @@ static enum mp_status cold_pass(struct mp_ctx *c, void *start, uint64_t n, doubl
 	return st;
 }
 
-enum mp_status mp_ck_memory(struct mp_ctx *c, struct mp_mem *m, uint64_t line, double *ticks)
+enum mp_status mp_ck_memory(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
+			    double *ticks)
 {
-	uint64_t n = m->bytes / MP_CK_MEMORY_SLICE, since = 0;
+	uint64_t n, since = 0;
 	struct mp_rng g;
 	void *start;
 
-	n = n < MP_WINDOW_STEPS ? n : MP_WINDOW_STEPS;
-	if (n == 0)
-		return MP_EIO;
 	mp_rng_seed(&g, c->cfg->seed);
-	start = spread_string(m, n, line, &g);
+	start = memory_string(m, k, &n, &g);
+	if (!start)
+		return MP_EIO;
 	*ticks = mp_na_double();
-	for (unsigned run = 0; run < MP_MAX_RUNS && since < mp_stable_runs(c->cfg); run++) {
+	for (unsigned run = 0; run < MP_MAX_RUNS && since < MP_STABLE_RUNS_FULL; run++) {
 		double t;
 		enum mp_status st = cold_pass(c, start, n, &t);
 
 		if (st != MP_OK)
 			return st;
-		since = (mp_is_na(*ticks) || (t < *ticks && !mp_same_time(c->p, t, *ticks,
-									    MP_SAME_REL))) ? 0 : since + 1;
-		*ticks = mp_is_na(*ticks) || t < *ticks ? t : *ticks;
+		bool better = mp_is_na(*ticks) || t < *ticks;
+
+		since = better && (mp_is_na(*ticks) || !mp_same_time(c->p, t, *ticks, MP_SAME_REL))
+				? 0 : since + 1;
+		*ticks = better ? t : *ticks;
 	}
 	return MP_OK;
 }

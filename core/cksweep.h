@@ -13,10 +13,14 @@
 #include "core/measure.h"
 
 /*
- * Element spacing when the L1 line is not known yet: one per 64 bytes, the
- * smallest line of the modelled and the x86 caches; a longer line only
- * lets two elements share it, which makes the curve rise at the same
- * footprint (Cooper-Xu use the L1 line measured first).
+ * Element spacing.  Cooper-Xu use the L1 line.  Where a lower level has
+ * longer lines (128 bytes under a 64-byte L1: Itanium 2, POWER, Apple), two
+ * elements share its line, and inside a row the second comes round while
+ * the first still holds the line there: a level's plateau would sit half a
+ * level too low.  So the footprints of the L1 and just above it (up to
+ * fine_upto) are built on the L1's line and the larger ones on the longest
+ * line of the hierarchy.  When no line is known: one per 64 bytes, the
+ * smallest line of the modelled and the x86 caches.
  */
 #define MP_CK_DEFAULT_LINE 64u
 /*
@@ -30,12 +34,23 @@
 #define MP_CK_MIN_BYTES 1024u
 /* Fit tests while refining a transition: each halves the bracket (AMP 3.2
  * and X-Ray refine between the last fit and the first failure). */
-#define MP_CK_REFINE_STEPS 4u
+#define MP_CK_REFINE_STEPS 3u
+/*
+ * A fit test of a footprint of more than MP_WINDOW_STEPS lines times one
+ * pass after the warming walk, not the minimum of several: such a pass
+ * spans many windows, so a disturbance moves it little, and each costs a
+ * walk of the whole footprint (seconds at the last level of a large
+ * machine in the simulator).  Shorter footprints take the minimum of
+ * passes until mp_stable_runs() bring no new one.
+ */
 
 struct mp_ck {
 	/* What to sweep: set by the caller. */
 	uint64_t lo, hi;                 /* footprint range */
-	uint64_t line;                   /* element spacing */
+	uint64_t line;                   /* element spacing: the longest line of the levels */
+	uint64_t fine_line;              /* spacing up to fine_upto bytes: the L1's line */
+	uint64_t fine_upto;
+	uint64_t row;                    /* bytes of a row of C(k): see MP_CK_ROW_PAGES */
 	uint64_t cold_above;             /* no warming walk above this footprint; 0: always */
 	double budget_s;                 /* time bound of the sweep; 0: none */
 	/* What it found. */
@@ -44,16 +59,33 @@ struct mp_ck {
 	double ticks[MP_SWEEP_MAX];      /* minimum ticks per load */
 	uint32_t runs[MP_SWEEP_MAX];     /* runs each footprint took */
 	uint32_t sweeps;
+	double memory;                   /* memory latency in ticks (mp_ck_memory), NaN: unknown */
 	struct mp_steps steps;           /* the analysis of ticks[] */
 	bool timed_out;                  /* some points never settled */
 };
 
 /*
- * Memory mapped with pages this large or larger is walked as one shuffled
- * set (mp_ref_ck with a row of the whole footprint): a first-level data
- * TLB of 64 2M entries maps 128M, more than any footprint we sweep.
+ * Rows of C(k).  Cooper-Xu walk one page (a row) at a time, every line of
+ * it in shuffled order, so that a pass takes one TLB miss per page however
+ * large the footprint.  A row of many pages keeps that property as long as
+ * the first-level data TLB holds the whole row, and it walks a run of
+ * neighbouring lines far less often: an adjacent-line prefetcher then finds
+ * little to fetch ahead, and a pseudo-LRU set is not fed the same lines in
+ * the same order page after page (which on a tree PLRU makes a footprint
+ * just over the capacity look like it fits).  So a row is half the reach of
+ * the first-level data TLB (MP_CK_ROW_PAGES pages when its entries are not
+ * documented, fewer than any data TLB we know of has).
  */
-#define MP_CK_LARGE_PAGE (2ull << 20)
+#define MP_CK_ROW_PAGES 16u
+
+/*
+ * Memory for C(k): 2M pages, physically contiguous where the platform can
+ * give it (then a physically indexed level sees the footprint as one run
+ * of sets, as bare metal's identity map does; scattered frames would make
+ * it lose lines to page-colour conflicts well before it is full), else
+ * whatever it gives; the probe fails with a message when it gives nothing.
+ */
+enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m);
 
 /* The footprints of the grid in [lo, hi]; returns how many (at most max). */
 uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint32_t max);
@@ -73,24 +105,34 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
  * amount of memory ... an application can use before the access latency
  * begins to rise", Cooper-Xu section 1).  A footprint still fits while its
  * time stays within MP_CK_FIT_RISE, or three times the curve's noise scale,
- * of the plateau's time at its last point: one line too many in one set of
- * an LRU cache already costs more than that.
+ * of the plateau's time at its last point: a few lines too many in a few
+ * sets of an LRU cache already cost more than that.
  */
-#define MP_CK_FIT_RISE 0.03
+#define MP_CK_FIT_RISE 0.01
 enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
 			    int32_t i, uint64_t *bytes);
 
+/* Analyse k's curve again (after points were added to it). */
+void mp_ck_analyse(struct mp_ck *k);
+
+/* Append b's points (all above a's) to a; false when they do not fit. */
+bool mp_ck_append(struct mp_ck *a, const struct mp_ck *b);
+
 /*
- * Memory latency measured directly: a pass over lines spread over all of m
- * (one per MP_CK_MEMORY_SLICE bytes, at most MP_WINDOW_STEPS of them), each
+ * Memory latency measured directly: a pass over lines spread over the
+ * first row of m (one every MP_CK_MEMORY_GAP lines, so an adjacent-line
+ * prefetcher fetches none of them ahead; at most MP_CK_MEMORY_LINES), each
  * flushed from every cache first (flush_line), so every load goes to
- * memory; the minimum over passes by the single-point discipline.  A C(k)
- * curve approaches memory latency only slowly past the last level when
- * that level does not replace in LRU order, so the curve alone cannot give
- * it.  MP_UNSUPPORTED when the platform cannot flush a line.
+ * memory and none misses the TLB; the minimum over passes by the
+ * single-point discipline.  A C(k) curve approaches memory latency only
+ * slowly past the last level when that level does not replace in LRU
+ * order, so the curve alone cannot give it.  MP_UNSUPPORTED when the
+ * platform cannot flush a line.
  */
-#define MP_CK_MEMORY_SLICE 4096u
-enum mp_status mp_ck_memory(struct mp_ctx *c, struct mp_mem *m, uint64_t line, double *ticks);
+#define MP_CK_MEMORY_GAP 4u
+#define MP_CK_MEMORY_LINES 4096u
+enum mp_status mp_ck_memory(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
+			    double *ticks);
 
 /* Ticks of one level as cycles and nanoseconds (NaN where unknown). */
 void mp_ck_latency(const struct mp_platform *p, double ticks, double *cycles, double *ns);
