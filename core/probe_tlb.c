@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TLB test (Cooper-Xu 3.4): T(1,k), one line in each of k pages, swept
+ * over k with the discipline of the multi-level test; its transitions are
+ * suspects, each confirmed only if T(2,k), T(3,k) and T(4,k) rise at the
+ * same number of pages (a cache boundary moves with the lines per page, a
+ * TLB boundary does not).  Each confirmed level's entries are refined to
+ * the page between the last grid point that fits and the first that does
+ * not; its miss penalty is the rise; its page size and associativity come
+ * from X-Ray's compact sets (core/tlb_geom.c).  The test runs on base pages
+ * and, where the platform maps them, on 2M pages.
+ */
+#include "core/analysis.h"
+#include "core/buf.h"
+#include "core/cksweep.h"
+#include "core/measure.h"
+#include "core/probes.h"
+#include "core/tlb.h"
+
+/* Smallest string of the sweep (Cooper-Xu start their TLB sweep at a few pages). */
+#define TLB_MIN_PAGES 4u
+/*
+ * Largest: TLB_TOP_FACTOR times the largest documented data TLB, at least
+ * TLB_TOP_MIN pages (Cooper-Xu's 8M of 4K pages) and at most half the
+ * arena; TLB_TOP_DEFAULT pages when nothing is documented.
+ */
+#define TLB_TOP_FACTOR 4u
+#define TLB_TOP_MIN 2048u
+#define TLB_TOP_DEFAULT 16384u
+/* Line counts of Cooper-Xu's confirmation strings T(2,k) .. T(4,k). */
+#define TLB_CONFIRM_LINES 4u
+/*
+ * A suspect is confirmed when every T(n,k) rises across it, by at least
+ * this fraction of T(1,k)'s rise and by more than the noise.  A cache
+ * boundary has left T(n,k) flat there (it moved to 1/n of the pages); a
+ * TLB boundary lifts T(n,k) by the same miss penalty (the rounds of
+ * mp_ref_pages bring every page round only after all others).  The rises
+ * are compared in time, not in ratio: T(n,k) holds n times the lines and
+ * may sit on a slower cache level, which adds to both of its points alike.
+ */
+#define TLB_CONFIRM_FRAC 0.5
+/* Time bound of one T(1,k) sweep (Cooper-Xu: the TLB test under a second). */
+#define TLB_BUDGET_S 2.0
+#define LARGE_PAGE (2ull << 20)
+
+struct tlb_run {
+	struct tlb_ctx *t;
+	uint64_t per_page;
+};
+
+static struct mp_ref_pages tstring(const struct tlb_ctx *t, uint64_t pages, uint64_t per_page)
+{
+	struct mp_ref_pages s = {
+		.page = t->page, .line = t->line, .groups = pages, .group_stride = t->page,
+		.per_group = 1, .page_stride = t->page, .per_page = per_page,
+	};
+
+	return s;
+}
+
+static enum mp_status build(struct tlb_ctx *t, const struct mp_ref_pages *s, struct mp_chase *ch)
+{
+	if (mp_ref_pages_span(s) > t->m->bytes)
+		return MP_ENOMEM;
+	ch->cursor = mp_ref_pages(t->m->base, s, &t->g);
+	ch->length = mp_ref_pages_count(s);
+	ch->region = "tlb";
+	return MP_OK;
+}
+
+enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
+{
+	struct mp_chase ch;
+	enum mp_status st = build(t, s, &ch);
+
+	if (st == MP_OK)
+		st = mp_chase_warm(t->c, &ch);
+	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, mp_stable_runs(t->c->cfg), ticks) : st;
+}
+
+static enum mp_status t_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
+			       uint32_t i, double *ticks, uint32_t *n)
+{
+	struct tlb_run *r = arg;
+	struct mp_ref_pages str = tstring(r->t, s->x[i], r->per_page);
+	struct mp_chase ch;
+	enum mp_status st = build(r->t, &str, &ch);
+
+	(void)c;
+	*n = 0;
+	return st == MP_OK ? mp_chase_visit(r->t->c, &ch, true, ticks, n) : st;
+}
+
+struct sweep_out {
+	struct mp_sweep s;
+	struct mp_steps steps;
+};
+
+static enum mp_status t1_sweep(struct tlb_ctx *t, uint64_t top, const char *what,
+			       struct sweep_out *o)
+{
+	uint64_t x[MP_SWEEP_MAX];
+	double xd[MP_SWEEP_MAX];
+	struct tlb_run run = { .t = t, .per_page = 1 };
+	uint32_t n = mp_ck_grid(TLB_MIN_PAGES, top, 1, x, MP_SWEEP_MAX);
+	enum mp_status st;
+
+	mp_sweep_init(&o->s, x, n);
+	o->s.deadline = mp_now(t->c->p) + (uint64_t)(TLB_BUDGET_S * (double)t->c->p->tick_hz);
+	st = mp_sweep_run(t->c, &o->s, t_sample, &run, what);
+	for (uint32_t i = 0; i < n; i++)
+		xd[i] = (double)x[i];
+	if (st == MP_OK)
+		mp_steps_find(xd, o->s.best, (int32_t)n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_TLB,
+			      &o->steps);
+	return st;
+}
+
+/* Cooper-Xu's confirmation: do T(2..4, k) rise between the suspect's two points too? */
+static bool confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	uint64_t lo = o->s.x[o->steps.plateau[k].last], hi = o->s.x[o->steps.plateau[k + 1].first];
+	double rise1 = o->steps.plateau[k + 1].level - o->steps.plateau[k].high;
+
+	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
+		struct mp_ref_pages a = tstring(t, lo, n), b = tstring(t, hi, n);
+		double ta, tb;
+
+		if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
+			return false;
+		if (tb - ta < TLB_CONFIRM_FRAC * rise1 ||
+		    mp_log2(tb / ta) <= MP_STEP_NOISE_K * o->steps.noise)
+			return false;
+	}
+	return true;
+}
+
+/* Entries: the most pages that still run at the plateau's time (bisection). */
+static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	uint64_t lo = o->s.x[o->steps.plateau[k].last], hi = o->s.x[o->steps.plateau[k].last + 1];
+	double below = o->steps.plateau[k].high, fit = mp_log2(1.0 + MP_CK_FIT_RISE), tt;
+
+	if (MP_STEP_NOISE_K * o->steps.noise > fit)
+		fit = MP_STEP_NOISE_K * o->steps.noise;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		struct mp_ref_pages s = tstring(t, mid, 1);
+
+		if (mp_tlb_time(t, &s, &tt) != MP_OK)
+			break;
+		if (mp_log2(tt / below) <= fit)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Largest documented data or unified TLB for this page size (0: none). */
+static uint64_t documented_entries(const struct mp_result *r, uint64_t page)
+{
+	uint64_t big = 0;
+
+	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
+		const struct mp_tlb *d = &r->documented.tlbs[i];
+
+		if (d->type != MP_KIND_INSTRUCTION && (uint64_t)d->page_bytes == page &&
+		    d->entries > 0 && (uint64_t)d->entries > big)
+			big = (uint64_t)d->entries;
+	}
+	return big;
+}
+
+static enum mp_kind documented_type(const struct mp_result *r, int32_t level, uint64_t page)
+{
+	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
+		const struct mp_tlb *d = &r->documented.tlbs[i];
+
+		if (d->level == level && d->type != MP_KIND_INSTRUCTION &&
+		    (uint64_t)d->page_bytes == page)
+			return d->type;
+	}
+	return MP_KIND_DATA;
+}
+
+static uint64_t top_pages(const struct mp_ctx *c, uint64_t page)
+{
+	uint64_t doc = documented_entries(c->r, page), top = TLB_TOP_DEFAULT;
+	uint64_t room = (page >= LARGE_PAGE ? c->cfg->arena_bytes : c->cfg->arena_bytes / 2) / page;
+
+	if (doc)
+		top = doc * TLB_TOP_FACTOR > TLB_TOP_MIN ? doc * TLB_TOP_FACTOR : TLB_TOP_MIN;
+	return top < room ? top : room;
+}
+
+static void record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
+{
+	struct mp_tlb *rec = mp_result_add_tlb(t->c->r);
+
+	if (!rec)
+		return;
+	rec->level = level;
+	rec->type = documented_type(t->c->r, level, t->page);
+	rec->entries = (int64_t)lv->entries;
+	rec->page_bytes = lv->page_bytes ? (int64_t)lv->page_bytes : MP_NA;
+	rec->ways = lv->ways ? (int64_t)lv->ways : MP_NA;
+	rec->miss_penalty_cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
+	rec->method = MP_METHOD_TIMING;
+}
+
+static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const char *name)
+{
+	struct mp_curve *cv = mp_result_add_curve(t->c->r, name, "pages",
+						  mp_probe_time_unit(t->c));
+
+	for (uint32_t i = 0; cv && i < o->s.n; i++)
+		mp_curve_add_point(cv, (double)o->s.x[i], mp_probe_time(t->c, o->s.best[i]));
+}
+
+/* Confirm, measure and record every level the curve shows. */
+static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
+{
+	struct tlb_level lv[MP_STEPS_MAX] = { 0 };
+	int32_t n = 0;
+
+	for (int32_t k = 0; k < o->steps.nsteps && n < MP_STEPS_MAX; k++) {
+		t->c->p->ops->progress(t->c->p, "tlb levels", (uint64_t)k,
+				       (uint64_t)o->steps.nsteps);
+		if (!confirmed(t, o, k))
+			continue;
+		lv[n].entries = entries(t, o, k);
+		lv[n].below = o->steps.plateau[k].high;
+		lv[n].above = o->steps.plateau[k + 1].level;
+		mp_tlb_geometry(t, lv, n);
+		record(t, &lv[n], n + 1);
+		n++;
+	}
+	return n;
+}
+
+static void note(struct mp_ctx *c, const char *what, uint64_t page)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_puts(&b, "TLB ");
+	mp_buf_size(&b, page);
+	mp_buf_printf(&b, ": %s", what);
+	mp_result_add_note(c->r, text);
+}
+
+/* The whole test on memory mapped with `want` pages; the number of levels found. */
+static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, const char *name)
+{
+	static struct sweep_out o;
+	uint64_t top = top_pages(c, page);
+	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+	struct tlb_ctx t = { .c = c, .page = page, .line = MP_CK_DEFAULT_LINE };
+	struct mp_mem m;
+	int32_t n = 0;
+
+	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc(c, top * page, want, &m) != MP_OK)
+		return -1;
+	t.m = &m;
+	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
+		t.line = (uint64_t)l1->line_bytes;
+	mp_rng_seed(&t.g, c->cfg->seed);
+	if (m.page_bytes != page)
+		note(c, "pages of this size could not be mapped; not measured", page);
+	else if (t1_sweep(&t, top, name, &o) != MP_OK)
+		mp_probe_fail(c, "the platform could not run a chase");
+	else {
+		record_curve(&t, &o, name);
+		n = levels(&t, &o);
+		if (o.s.timed_out)
+			note(c, "some sweep points never settled in the time allowed", page);
+	}
+	c->p->ops->mem_free(c->p, &m);
+	return n;
+}
+
+void mp_probe_tlb(struct mp_ctx *c)
+{
+	int32_t base = tlb_pass(c, MP_PAGE_4K, c->p->page_bytes, "tlb");
+	struct mp_buf b;
+
+	if (c->self->status != MP_PROBE_OK)
+		return;
+	int32_t large = tlb_pass(c, MP_PAGE_2M, LARGE_PAGE, "tlb-2M");
+	mp_buf_init(&b, c->self->message, sizeof(c->self->message));
+	mp_buf_printf(&b, "%d levels for %lluK pages", (int)base,
+		      (unsigned long long)(c->p->page_bytes >> 10));
+	if (large >= 0)
+		mp_buf_printf(&b, ", %d for 2M pages", (int)large);
+}
