@@ -11,6 +11,8 @@ void mp_probe_amp(struct mp_ctx *c);
 void mp_probe_l1(struct mp_ctx *c);
 void mp_probe_compact(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);
+void mp_probe_tlb(struct mp_ctx *c);
+void mp_probe_policy(struct mp_ctx *c);
 
 /*
  * Allocate probe memory; on failure the probe is marked failed with a

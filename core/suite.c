@@ -17,6 +17,10 @@ const struct mp_probe_def mp_probes[] = {
 	  mp_probe_levels, MP_METHOD_TIMING },
 	{ "compact", "lower levels: physical size, ways, line, inclusion from compact sets",
 	  mp_probe_compact, MP_METHOD_TIMING },
+	{ "tlb", "TLB test: every data TLB level's entries, page size, ways, miss penalty",
+	  mp_probe_tlb, MP_METHOD_TIMING },
+	{ "policy", "write allocation and replacement policy of every cache level",
+	  mp_probe_policy, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 };
