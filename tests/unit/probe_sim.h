@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the probe tests (test_probe_levels.c, test_probe_tlb.c,
+ * test_probe_policy.c): every model file of tests/sim/models, through the
+ * sim platform, and the model's own parsed parameters to check against.
+ * A "rough" copy of a model has noise (the issue's example rate: one
+ * disturbance of 5000 cycles per 2000 loads, evicting 16 lines per level
+ * and 2 TLB entries) and scattered frames switched on.
+ */
+#ifndef MEMPROBE_TESTS_UNIT_PROBE_SIM_H
+#define MEMPROBE_TESTS_UNIT_PROBE_SIM_H
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/config.h"
+#include "core/probes.h"
+#include "core/suite.h"
+#include "tests/check.h"
+#include "tests/sim/sim.h"
+
+#define PS_MODELS_DIR "tests/sim/models"
+#define PS_MAX_MODELS 64
+#define PS_PATH 512
+/* The rough copies' noise (the simulator issue's example model). */
+#define PS_NOISE_RATE 0.0005
+#define PS_NOISE_CYCLES 5000u
+#define PS_NOISE_LINES 16u
+#define PS_NOISE_ENTRIES 2u
+#define PS_NOISE_SEED 11u
+/* A sim run of one model's whole suite must stay under 30 s (issue 4). */
+#define PS_MODEL_SECONDS 30.0
+
+struct ps_run {
+	struct mp_sim_model model;
+	struct mp_platform *p;
+	struct mp_config cfg;
+	struct mp_result r;
+	char name[PS_PATH];
+	double wall;             /* seconds the probes took */
+};
+
+static int ps_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* The model files, sorted; returns how many. */
+static int ps_models(char (*paths)[PS_PATH])
+{
+	DIR *d = opendir(PS_MODELS_DIR);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < PS_MAX_MODELS) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 6 && strcmp(e->d_name + len - 6, ".model") == 0)
+			snprintf(paths[n++], PS_PATH, "%s/%s", PS_MODELS_DIR, e->d_name);
+	}
+	closedir(d);
+	qsort(paths, (size_t)n, PS_PATH, ps_cmp);
+	return n;
+}
+
+static double ps_wall(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Load a model (a rough copy if asked) and open the sim platform on it. */
+static int ps_open(struct ps_run *s, const char *path, int rough)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (mp_sim_model_load(&s->model, path, err, sizeof(err)) != 0) {
+		CHECK(0, "%s loads: %s", path, err);
+		return 0;
+	}
+	if (rough) {
+		s->model.noise.rate = PS_NOISE_RATE;
+		s->model.noise.cycles = PS_NOISE_CYCLES;
+		s->model.noise.lines = PS_NOISE_LINES;
+		s->model.noise.tlb_entries = PS_NOISE_ENTRIES;
+		s->model.noise.seed = PS_NOISE_SEED;
+		s->model.frames.mode = MP_SIM_FRAMES_SCATTERED;
+	}
+	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name, rough ? " (rough)" : "");
+	mp_config_defaults(&s->cfg);
+	s->p = mp_sim_platform_new(&s->model, NULL, false, true);
+	if (!s->p) {
+		CHECK(0, "%s: sim platform", s->name);
+		return 0;
+	}
+	mp_result_init(&s->r, s->p->name);
+	mp_sim_model_document(&s->model, &s->r.documented);
+	return 1;
+}
+
+static void ps_probe(struct ps_run *s, const char *name, mp_probe_fn fn)
+{
+	struct mp_probe *self = mp_result_add_probe(&s->r, name);
+	struct mp_ctx c = { .p = s->p, .cfg = &s->cfg, .r = &s->r, .self = self };
+	double t0 = ps_wall();
+
+	self->status = MP_PROBE_OK;
+	fn(&c);
+	s->wall += ps_wall() - t0;
+	CHECK(self->status == MP_PROBE_OK, "%s: probe %s ok (%s)", s->name, name, self->message);
+}
+
+static void ps_close(struct ps_run *s)
+{
+	mp_sim_platform_free(s->p);
+}
+
+/* The model's data or unified cache of a level, or NULL. */
+static const struct mp_sim_cache_model *ps_cache(const struct mp_sim_model *m, int32_t level)
+{
+	for (int i = 0; i < m->ncaches; i++)
+		if (m->caches[i].level == level && m->caches[i].type != MP_KIND_INSTRUCTION)
+			return &m->caches[i];
+	return NULL;
+}
+
+static int ps_within(double got, double want, double tol)
+{
+	return !isnan(got) && fabs(got - want) <= tol * want;
+}
+
+#endif
