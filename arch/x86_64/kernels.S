@@ -56,16 +56,19 @@ mp_x86_chase:
 4:	ret
 
 /*
- * void mp_x86_load_sweep(base, stride, count, steps): independent loads of
- * base + i*stride, i wrapping at count.
+ * void mp_x86_load_sweep(base, stride, count, steps) and
+ * void mp_x86_store_sweep(base, stride, count, steps): independent loads
+ * (stores) of base + i*stride, i wrapping at count.  One loop shape, the
+ * access instruction given by the macro's argument.
  */
-	.globl mp_x86_load_sweep
-mp_x86_load_sweep:
+	.macro SWEEP name, access:vararg
+	.globl \name
+\name:
 	test	%rcx, %rcx
 	jz	3f
 	mov	%rdx, %r8		/* elements left before wrapping */
 	mov	%rdi, %r9		/* current address */
-1:	mov	(%r9), %rax
+1:	\access
 	add	%rsi, %r9
 	dec	%r8
 	jnz	2f
@@ -74,23 +77,10 @@ mp_x86_load_sweep:
 2:	dec	%rcx
 	jnz	1b
 3:	ret
+	.endm
 
-/* void mp_x86_store_sweep(base, stride, count, steps): the same with stores. */
-	.globl mp_x86_store_sweep
-mp_x86_store_sweep:
-	test	%rcx, %rcx
-	jz	3f
-	mov	%rdx, %r8
-	mov	%rdi, %r9
-1:	mov	%r9, (%r9)
-	add	%rsi, %r9
-	dec	%r8
-	jnz	2f
-	mov	%rdi, %r9
-	mov	%rdx, %r8
-2:	dec	%rcx
-	jnz	1b
-3:	ret
+	SWEEP mp_x86_load_sweep, mov (%r9), %rax
+	SWEEP mp_x86_store_sweep, mov %r9, (%r9)
 
 /*
  * void mp_x86_code_run(void *entry, uint64_t steps): run a block chain built
