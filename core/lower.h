@@ -52,6 +52,11 @@ struct mp_lower {
  */
 int mp_lower_geom(struct mp_lower *lv, struct mp_geom *g, const char **why);
 
+/* The `why` of a ladder that found nothing at all (no level there, or none
+ * larger than the ones above). */
+extern const char mp_lower_no_level[];
+extern const char mp_lower_too_small[];
+
 /*
  * The stride-decomposed set <S, n, D, r> (shift b from element `from`) with
  * just enough groups r that every upper set gets lv->u lines; false when
@@ -71,5 +76,8 @@ bool mp_lower_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint
  */
 int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		       const char **why);
+
+/* The `why` of inclusion tests that need more memory than they were given. */
+extern const char mp_lower_no_room[];
 
 #endif

@@ -153,10 +153,21 @@ static uint64_t start_stride(const struct mp_lower *lv)
 }
 
 /*
+ * Theorem 1 at half the way: n = 2A + 1.  One more is let pass: where a
+ * set holds A + 1 of 2A + 1 lines, a tree-PLRU set still hits on some, and
+ * the signal at that step can fall short by a line (verify() checks the
+ * exact figures again).
+ */
+static bool lawful(uint64_t before, uint64_t ways)
+{
+	return before == 2 * ways + 1 || before == 2 * ways + 2;
+}
+
+/*
  * Figure 8 from `stride`.  TOO_HIGH when n did not halve even once (the
  * way may be the start stride or less), UNSETTLED when it still halved at
- * lv->limit, UNLAWFUL when the step before the plateau broke Theorem 1:
- * at half the way, n must be 2A + 1 exactly.  Sets that only look
+ * lv->limit, UNLAWFUL when the step before the plateau broke Theorem 1
+ * (lawful()).  Sets that only look
  * contiguous (a virtual machine's guest-physical pages need not be
  * contiguous on the host) scatter over the level's sets at random and
  * break it; so does a hashed index.
@@ -178,7 +189,7 @@ static int ladder(struct mp_lower *lv, uint64_t stride, struct mp_geom *g)
 			g->way = stride / 2;
 			if (before == 1)
 				return TOO_HIGH;
-			return before == 2 * g->ways + 1 ? 0 : UNLAWFUL;
+			return lawful(before, g->ways) ? 0 : UNLAWFUL;
 		}
 	}
 	return st;
@@ -230,6 +241,33 @@ static int verify(struct mp_lower *lv, const struct mp_geom *g)
 }
 
 /*
+ * A number of sets that is not a power of two (5 x 2^14 in a 60 MB 12-way
+ * cache) fools the ladder: lines a power of two apart then cycle through
+ * f sets (f the odd factor), which look like one set of f x A ways f times
+ * smaller than the real way.  AMP steps its associativity hypotheses
+ * through the factors of the number of lines (3.3); here each odd factor
+ * f of the ways found is tried: A / f + 1 lines f ways apart spill and
+ * A / f do not when the real set is f times larger.
+ */
+static int odd_factors(struct mp_lower *lv, struct mp_geom *g)
+{
+	for (uint64_t f = 3; f <= g->ways; f += 2) {
+		while (g->ways % f == 0) {
+			int over = spills(lv, f * g->way, g->ways / f + 1);
+			int fits = over == 1 ? spills(lv, f * g->way, g->ways / f) : 1;
+
+			if (over == -1 || fits == -1)
+				return -1;
+			if (over != 1 || fits != 0)
+				break;
+			g->ways /= f;
+			g->way *= f;
+		}
+	}
+	return 0;
+}
+
+/*
  * Strides tried below D when the ladder settles at once there: X-Ray's
  * case of a level whose way is smaller than the one above (4.5.1).
  */
@@ -238,13 +276,16 @@ static int verify(struct mp_lower *lv, const struct mp_geom *g)
  * this factor until a set that spills fits the memory and the scratch. */
 #define LADDER_RESTART 8u
 
+const char mp_lower_no_level[] = "no set that fits the memory spilled";
+const char mp_lower_too_small[] = "the level holds too few lines to overfill the levels above";
+
 static const char *const outcome_why[OUTCOMES] = {
 	[UNSETTLED] = "n(S) still halved at the largest stride the memory allows",
 	[TOO_HIGH] = "n(S) settled at once even at the smallest stride",
-	[TOO_SMALL] = "the level holds too few lines to overfill the levels above",
+	[TOO_SMALL] = mp_lower_too_small,
 	[UNLAWFUL] = "n(S) broke X-Ray's Theorem 1: the memory is not physically contiguous "
 		     "(on the host, for a virtual machine) or the index is hashed",
-	[NO_SPILL] = "no set that fits the memory spilled",
+	[NO_SPILL] = mp_lower_no_level,
 	[UNREPEATED] = "the sets gave other answers elsewhere in the memory: it is not "
 		       "physically contiguous (on the host, for a virtual machine) or the index "
 		       "is hashed",
@@ -270,7 +311,8 @@ int mp_lower_geom(struct mp_lower *lv, struct mp_geom *g, const char **why)
 	int st;
 
 	*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
-	if ((st = settle(lv, g)) == 0 && (st = verify(lv, g)) == 0)
+	if ((st = settle(lv, g)) == 0 && (st = odd_factors(lv, g)) == 0 &&
+	    (st = verify(lv, g)) == 0)
 		st = UNREPEATED;
 	if (st != 1) {
 		*why = st > 1 ? outcome_why[st] : NULL;

@@ -8,8 +8,13 @@
  * lacks.  A set of n lines in one set of every level, A < n <= A + U, is
  * compact when the level is exclusive and misses here otherwise: n is
  * A + U, at most 2A (a tree-PLRU set cycled through a line or two more
- * than its ways can still hit on most of them), and more than any level
- * above has ways, so that the lines reach this level at all.  The ladder's groups (core/lower_geom.c) keep the upper
+ * than its ways can still hit on most of them).  The lines must also miss
+ * in every level above on every visit, or a non-inclusive level under a
+ * large upper level would hold them together with it just the same: n
+ * must be at least twice the ways of any level above.  Where it cannot be
+ * (Ice Lake's 20-way L2 over a 12-way L3), exclusion is not tested, and a
+ * level that back-invalidates nothing is reported non-inclusive with a
+ * note.  The ladder's groups (core/lower_geom.c) keep the upper
  * ways from adding to any one group, so A itself is the physical
  * associativity.
  *
@@ -32,6 +37,8 @@
  */
 #include "core/lower.h"
 
+const char mp_lower_no_room[] = "the inclusion tests do not fit the memory";
+
 /* Words of an x line visited per cycle: one per 8 bytes of the L1 line (at most this many). */
 #define INCL_MAX_WORDS 16u
 /*
@@ -41,6 +48,10 @@
  * miss there.
  */
 #define INCL_X_SHARE 2u
+/* Lines per upper set, as a multiple of its ways, that make a tree-PLRU
+ * set miss on nearly every visit of a cycle (a few more than the ways do
+ * not, in the simulator's tree-PLRU). */
+#define INCL_THRASH 2u
 #define INCL_MAX_XLINES 4u
 /*
  * x is kept when the check costs no more than this above its parts: no x
@@ -50,22 +61,29 @@
  * the larger step to the level below: the check must be the stricter.
  */
 #define INCL_KEPT_REL 0.03
+/*
+ * Inclusive when x's string costs this much more than its reference.  Not
+ * inclusive, the two cost the same (the same y lines, x hitting in the L1
+ * in both); inclusive, each x line pushed out here misses once per cycle,
+ * and a tree-PLRU set pushes out about one of them per cycle when the y
+ * lines are twice its ways: one memory access in a cycle of 70 loads adds
+ * 10% or more.  The minimum of repeated windows stays within 1-2%.
+ */
+#define INCL_REL 0.05
 
 static uint64_t together(const struct mp_lower *lv, const struct mp_geom *g)
 {
 	return g->way > lv->d ? g->way : lv->d;
 }
 
-/* 1 exclusive, 0 not, -1 a run failed, -2 it does not fit the memory. */
+/* 1 exclusive, 0 not, -1 a run failed, -2 it does not fit the memory, -3 not testable. */
 static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 {
 	uint64_t above = lv->top_ways > lv->mid_ways_max ? lv->top_ways : lv->mid_ways_max;
 	uint64_t n = g->ways + (lv->union_ways < g->ways ? lv->union_ways : g->ways);
-	struct mp_ref_stride x;
+	struct mp_ref_stride x = mp_ref_xray(together(lv, g), n);
 
-	n = n > above ? n : above + 1;
-	x = mp_ref_xray(together(lv, g), n);
-	return n <= g->ways + lv->union_ways ? mp_cset_compact(&lv->cs, &x) : 0;
+	return n >= INCL_THRASH * above ? mp_cset_compact(&lv->cs, &x) : -3;
 }
 
 /* The back-invalidation string for this level. */
@@ -74,18 +92,20 @@ struct evict {
 };
 
 /*
- * The y lines: one more than this level has ways, so that they keep
- * missing here and push out x too, a tree-PLRU set included (it can keep
- * a line nobody touches for as long as the others fit); more than any
- * level in between has (they must reach this one) and more than the L1
- * ways x leaves them (they must miss there too).  `fewer` takes one off
- * this level's count: the fewest that still push x out of an LRU set, for
- * an L1 that keeps x only when the y lines are few (see x_kept).
+ * The y lines: twice as many as this level has ways, so that they miss
+ * here whether or not x still takes a way (a tree-PLRU set can keep a line
+ * nobody touches for long): then only x's own misses tell T from its
+ * reference.  More than any level in between has (they must reach this
+ * one) and more than the L1 ways x leaves them (they must miss there too).
+ * `fewer`: as many as this level has ways, the fewest that push x out of
+ * an LRU set, for an L1 that keeps x only when the y lines are few (see
+ * x_kept): once x is out they fit, and only an inclusive level keeps
+ * missing (x comes back each time and is pushed out again).
  */
 static uint64_t y_lines(const struct mp_lower *lv, const struct mp_geom *g, uint64_t xlines,
 			bool fewer)
 {
-	uint64_t here = fewer ? g->ways : g->ways + 1;
+	uint64_t here = fewer ? g->ways : 2 * g->ways;
 	uint64_t m = here > lv->mid_ways_max ? here : lv->mid_ways_max + 1;
 	uint64_t l1 = lv->top_ways > xlines ? lv->top_ways - xlines + 1 : 2;
 
@@ -173,7 +193,7 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 			return st == MP_ENOMEM ? -2 : -1;
 		best = round == 0 || t < best ? t : best;
 		best_ref = round == 0 || ref < best_ref ? ref : best_ref;
-		if (best <= best_ref * (1.0 + MP_CSET_MISS_REL))
+		if (best <= best_ref * (1.0 + INCL_REL))
 			return 0;
 	}
 	return 1;
@@ -183,11 +203,12 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		       const char **why)
 {
 	int st = exclusive(lv, g);
+	bool untested = st == -3;
 
-	if (st != 0) {
+	if (st != 0 && !untested) {
 		g->incl = st > 0 ? MP_INCL_EXCLUSIVE : MP_INCL_UNKNOWN;
 		if (st == -2)
-			*why = "the exclusion test does not fit the memory";
+			*why = mp_lower_no_room;
 		return st == -1 ? -1 : 0;
 	}
 	g->incl = MP_INCL_UNKNOWN;
@@ -198,11 +219,14 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 	}
 	st = back_invalidates(lv, g);
 	if (st == -2)
-		*why = "the back-invalidation test does not fit the memory";
+		*why = mp_lower_no_room;
 	else if (st == 2)
 		*why = "the L1 does not keep a line between visits (replacement or too few "
 		       "ways): inclusive and non-inclusive look alike";
 	else if (st >= 0)
 		g->incl = st ? MP_INCL_INCLUSIVE : MP_INCL_NONINCLUSIVE;
+	if (st == 0 && untested)
+		*why = "not exclusive unless the levels above hide it (too many ways above "
+		       "to test exclusion)";
 	return st == -1 ? -1 : 0;
 }

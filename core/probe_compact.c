@@ -219,6 +219,49 @@ static void note(struct mp_ctx *c, const struct above *up, int32_t i, const char
 	mp_result_add_note(c->r, text);
 }
 
+/* Looking for levels without "levels": did the ladder find no level at all? */
+static bool absent(const char *why)
+{
+	return !why || mp_strcmp(why, mp_lower_no_level) == 0 ||
+	       mp_strcmp(why, mp_lower_too_small) == 0;
+}
+
+/*
+ * The inclusion tests; where they need more memory than the level's sets
+ * (Power3: the lines that pass x must outnumber its 128-way L1 set, each a
+ * way of 2 MB apart), once more in half the arena.
+ */
+static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, int32_t i,
+		     const char **why)
+{
+	struct mp_mem_req req = {
+		.bytes = c->cfg->arena_bytes / 2, .align = 4096, .page = MP_PAGE_2M,
+		.contiguous = true,
+	};
+	struct mp_geom *g = &up->g[i];
+	struct mp_cset small = lv->cs;
+	struct mp_mem big;
+	int st = mp_lower_inclusion(lv, g, inclusive_between(up, i), why);
+
+	if (st < 0 || *why != mp_lower_no_room || req.bytes <= lv->cs.bytes ||
+	    c->p->ops->mem_alloc(c->p, &req, &big) != MP_OK)
+		return st;
+	if (!big.contiguous) {
+		c->p->ops->mem_free(c->p, &big);
+		return st;
+	}
+	lv->cs.mem = big.base;
+	lv->cs.bytes = big.bytes;
+	lv->cs.page = big.page_bytes;
+	*why = NULL;
+	st = mp_lower_inclusion(lv, g, inclusive_between(up, i), why);
+	c->p->ops->mem_free(c->p, &big);
+	lv->cs.mem = small.mem;
+	lv->cs.bytes = small.bytes;
+	lv->cs.page = small.page;
+	return st;
+}
+
 /* 1 measured, 0 not (why says why), -1 the platform failed. */
 static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t i,
 			 double l1, const char **why)
@@ -238,7 +281,7 @@ static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, i
 		return st;
 	up->size[i] = g->ways * g->way;
 	up->levels = i;
-	if (mp_lower_inclusion(&lv, g, inclusive_between(up, i), why) < 0)
+	if (inclusion(c, &lv, up, i, why) < 0)
 		return -1;
 	record(c, up, i, &lv);
 	return 1;
@@ -275,8 +318,8 @@ static void run(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t co
 		st = up->levels == i - 1 ? measure_level(c, m, up, i, l1, &why) : 0;
 		if (st < 0)
 			return mp_probe_fail(c, "the platform failed a compact-set run");
-		if (st == 0 && !count)
-			break;  /* looking for levels: the first that is not found ends it */
+		if (st == 0 && !count && absent(why))
+			break;  /* looking for levels: the first that is not there ends it */
 		if (st == 0 && !why)
 			why = "the level above it was not measured";
 		describe(&msg, up, i, why);
