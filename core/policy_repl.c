@@ -25,17 +25,43 @@
  * missed in a row, which leaves LRU, FIFO and tree PLRU in a known state
  * whatever came before.
  */
+#include "core/measure.h"
 #include "core/policy.h"
 #include "core/policy_sim.h"
 #include "core/refstring.h"
 
-/* Sets probed at once: enough that the probe's time difference dwarfs the clock's noise. */
+/*
+ * A probed line is "clean" when present in all but REPL_CLEAN of the sets
+ * or in no more than REPL_CLEAN of them.  Random replacement of an A-way
+ * set loses a line in about 1/A of the sets (a few of the REPL_SETS), a
+ * policy that decides by the history in all or none.
+ */
+#define REPL_CLEAN 0.1
+/*
+ * Sets probed at once: enough that the probe's time difference dwarfs the
+ * clock's noise, and at most 1 / REPL_SET_SHARE of the sets a row could
+ * span: a row is read as a run of consecutive lines, and a stride
+ * prefetcher then fetches a few lines past its end, which must fall in
+ * sets the experiment does not use, not on the next row's lines.
+ */
 #define REPL_SETS 32u
+#define REPL_SET_SHARE 2u
 /* Runs of an experiment; the minimum is kept (AMP 2.2 takes the minimum of 8). */
 #define REPL_REPEATS 5u
 /* Distinguishing experiments after AMP's, and random sequences tried to find each. */
 #define REPL_TESTS 6u
 #define REPL_CANDIDATES 400u
+/*
+ * The fallback test (repeatable): the spread of its repeats that counts as
+ * random: REPL_SPREAD_K times that of a string that fits, and at least
+ * REPL_SPREAD_MIN (a thousandth: well above the simulator's exact repeats,
+ * below the tenths of a percent to percents by which random replacement
+ * moves from one repeat to the next).
+ */
+#define REPL_SPREAD_REPEATS 3u
+#define REPL_OVER_DIV 4u
+#define REPL_SPREAD_K 4.0
+#define REPL_SPREAD_MIN 0.001
 /* Rows: A fillers and the experiment's A + 2 lines. */
 #define REPL_MAX_ROWS (2u * MP_PSET_MAX_WAYS + 2u)
 #define REPL_EXTRA 2u
@@ -108,19 +134,31 @@ static enum mp_status reset(struct repl *r)
 	return st;
 }
 
-/* One run: reset, the sequence, the timed probe of line `probe`. */
+/*
+ * One run: reset, the sequence, the timed probe of line `probe`.  Just
+ * before the probe, one load of a line beside its row (in a set the
+ * experiment leaves alone) brings the row's page into the TLB, so that the
+ * probe times the cache alone.
+ */
 static enum mp_status once(struct repl *r, const uint8_t *seq, uint32_t len, uint32_t probe,
 			   double *ticks)
 {
+	uint8_t *row = row_at(r, row_of(r, probe));
 	struct mp_run run = {
 		.op = MP_OP_CHASE, .start = r->chain[row_of(r, probe)], .steps = r->sets,
 		.region = "policy",
+	};
+	struct mp_run page = {
+		.op = MP_OP_LOAD_SWEEP, .start = row + r->sets * r->lv->line, .stride = r->lv->line,
+		.count = 1, .steps = 1, .region = "policy",
 	};
 	struct mp_sample s;
 	enum mp_status st = reset(r);
 
 	for (uint32_t i = 0; i < len && st == MP_OK; i++)
 		st = touch(r, row_of(r, seq[i]));
+	if (st == MP_OK)
+		st = mp_run(r->p->c->p, &page, &s);
 	if (st == MP_OK)
 		st = mp_run(r->p->c->p, &run, &s);
 	*ticks = (double)s.ticks;
@@ -186,12 +224,15 @@ static void keep(const struct repl *r, struct cands *c, const uint8_t *seq, uint
 
 /*
  * AMP's test: A lines, the first A-1 again, one more; then probe each of
- * the A.  Returns the line that left in every set, -1 when the misses are
- * spread (random replacement), -2 when nothing clear came out.
+ * the A.  A policy that decides by the history leaves every line either
+ * there in every set or gone from every set (LRU and FIFO: exactly one
+ * gone; tree PLRU may lose more); random replacement loses lines here and
+ * there.  Returns 1 with there[] filled when every line came out clean,
+ * 0 for random, -1 when nothing clear came out.
  */
-static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len)
+static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len, bool *there)
 {
-	uint32_t a = (uint32_t)r->lv->ways, gone = 0, victim = 0;
+	uint32_t a = (uint32_t)r->lv->ways, gone = 0, murky = 0;
 	double lost = 0;
 
 	*len = 0;
@@ -201,22 +242,21 @@ static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len)
 		seq[(*len)++] = (uint8_t)i;
 	seq[(*len)++] = (uint8_t)a;
 	if (timed(r, seq, *len, a, &r->t_hit) != MP_OK)
-		return -2;
+		return -1;
 	r->t_miss = r->t_hit + (double)r->sets * (r->lv->next - r->lv->hit);
 	for (uint32_t i = 0; i < a; i++) {
 		double f = present(r, seq, *len, i);
 
 		if (mp_is_na(f))
-			return -2;
+			return -1;
+		there[i] = f >= MP_POLICY_HALF;
+		gone += !there[i];
+		murky += f > REPL_CLEAN && f < 1.0 - REPL_CLEAN;
 		lost += 1.0 - f;
-		if (f < MP_POLICY_HALF) {
-			gone++;
-			victim = i;
-		}
 	}
-	if (gone == 1)
-		return (int)victim;
-	return gone == 0 && lost >= MP_POLICY_HALF ? -1 : -2;
+	if (gone > 0 && murky == 0)
+		return 1;
+	return lost >= MP_POLICY_HALF ? 0 : -1;
 }
 
 static void random_test(struct repl *r, uint8_t *seq, uint32_t *len, uint32_t *probe)
@@ -243,7 +283,11 @@ static bool splitting_test(struct repl *r, const struct cands *c, uint8_t *seq, 
 	return false;
 }
 
-/* nanoBench's step: run tests that split the candidates until one is left. */
+/*
+ * nanoBench's step: run tests that split the candidates until one is left.
+ * Candidates no sequence can tell apart behave alike at these ways (tree
+ * PLRU is LRU at two ways): the first, in the order lru, plru, fifo.
+ */
 static enum mp_replacement tell_apart(struct repl *r, struct cands *c)
 {
 	static uint8_t seq[3 * MP_PSET_MAX_WAYS + 1];
@@ -253,7 +297,7 @@ static enum mp_replacement tell_apart(struct repl *r, struct cands *c)
 		double f;
 
 		if (!splitting_test(r, c, seq, &len, &probe))
-			break;
+			return c->p[0];      /* no sequence tells them apart at these ways */
 		f = present(r, seq, len, probe);
 		if (mp_is_na(f))
 			return MP_REPL_UNKNOWN;
@@ -267,19 +311,21 @@ static enum mp_replacement tell_apart(struct repl *r, struct cands *c)
 static enum mp_replacement classify(struct repl *r)
 {
 	static uint8_t seq[2 * MP_PSET_MAX_WAYS + 1];
+	static bool there[MP_PSET_MAX_WAYS];
 	static const enum mp_replacement all[] = { MP_REPL_LRU, MP_REPL_PLRU, MP_REPL_FIFO };
 	struct cands c = { 0 };
 	uint32_t len;
-	int victim = amp_test(r, seq, &len);
+	int clean = amp_test(r, seq, &len, there);
 
-	if (victim == -1)
+	if (clean == 0)
 		return MP_REPL_RANDOM;
-	if (victim < 0)
+	if (clean < 0)
 		return MP_REPL_UNKNOWN;
 	for (unsigned i = 0; i < 3; i++)
 		if (mp_pset_supports(all[i], (uint32_t)r->lv->ways))
 			c.p[c.n++] = all[i];
-	keep(r, &c, seq, len, (uint32_t)victim, false);
+	for (uint32_t i = 0; i < r->lv->ways; i++)
+		keep(r, &c, seq, len, i, there[i]);
 	return c.n == 0 ? MP_REPL_LRU_LIKE : tell_apart(r, &c);
 }
 
@@ -296,7 +342,7 @@ static bool setup(struct repl *r, struct pol_ctx *p, const struct pol_level *lv,
 		r->up_way = lv[u].way_bytes > r->up_way ? lv[u].way_bytes : r->up_way;
 		r->up_ways = lv[u].ways > r->up_ways ? lv[u].ways : r->up_ways;
 	}
-	r->sets = (i ? r->up_way : l->way_bytes) / l->line;
+	r->sets = (i ? r->up_way : l->way_bytes) / l->line / REPL_SET_SHARE;
 	r->sets = r->sets < REPL_SETS ? r->sets : REPL_SETS;
 	r->rows = 2 * l->ways + REPL_EXTRA;
 	r->span = i ? l->way_bytes / r->up_way - 1 : 1;
@@ -312,12 +358,75 @@ static bool setup(struct repl *r, struct pol_ctx *p, const struct pol_level *lv,
 	return true;
 }
 
+/* Empty the caches of the string: everything where the platform can, else its lines. */
+static enum mp_status empty(struct pol_ctx *p, uint64_t bytes, uint64_t line)
+{
+	enum mp_status st = p->c->p->ops->flush_all(p->c->p);
+
+	return st == MP_OK ? st : mp_policy_flush(p, p->m->base, bytes, line);
+}
+
+/*
+ * The same experiment REPL_SPREAD_REPEATS times from empty caches: a warming walk
+ * and one timed pass over a fixed string of `bytes`.  Returns the spread of
+ * the passes, (max - min) / min.
+ */
+static double spread(struct pol_ctx *p, uint64_t bytes, uint64_t line)
+{
+	struct mp_chase ch = { .length = bytes / line, .region = "policy" };
+	double lo = 1e300, hi = 0, t;
+
+	ch.cursor = mp_ref_ck(p->m->base, bytes, bytes, line, &p->g);
+	for (unsigned k = 0; k < REPL_SPREAD_REPEATS; k++) {
+		enum mp_status st = empty(p, bytes, line);
+
+		if (st == MP_OK)
+			st = mp_chase_warm(p->c, &ch);
+		if (st == MP_OK)
+			st = mp_chase_pass(p->c, &ch, &t);
+		if (st != MP_OK)
+			return mp_na_double();
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	return (hi - lo) / lo;
+}
+
+/*
+ * AMP's criterion where the sets cannot be reached one by one (scattered
+ * frames under a way larger than a page, or a level whose way equals the
+ * way above): the same experiment repeated from empty caches, a string a
+ * quarter larger than the level (1 / REPL_OVER_DIV), warmed and timed.  A policy that
+ * decides by the history (LRU, PLRU, FIFO) misses the same lines every
+ * time; random replacement misses different ones, so its times differ by
+ * more than those of a string that fits.
+ */
+static enum mp_replacement repeatable(struct pol_ctx *p, const struct pol_level *l)
+{
+	uint64_t over = l->size + l->size / REPL_OVER_DIV, fit = l->size / 2;
+	double s_over, s_fit;
+
+	over -= over % l->line;
+	fit -= fit % l->line;
+	if (over > p->m->bytes || fit < l->line)
+		return MP_REPL_UNKNOWN;
+	s_fit = spread(p, fit, l->line);
+	s_over = spread(p, over, l->line);
+	if (mp_is_na(s_fit) || mp_is_na(s_over))
+		return MP_REPL_UNKNOWN;
+
+	return s_over > REPL_SPREAD_K * s_fit && s_over > REPL_SPREAD_MIN ? MP_REPL_RANDOM
+									  : MP_REPL_LRU_LIKE;
+}
+
 enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_level *lv,
 					  int32_t i)
 {
 	static struct repl r;
 
+	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
+		return repeatable(p, &lv[i]);
 	if (!setup(&r, p, lv, i))
-		return MP_REPL_UNKNOWN;
+		return lv[i].ways < 2 ? MP_REPL_UNKNOWN : repeatable(p, &lv[i]);
 	return classify(&r);
 }

@@ -7,9 +7,7 @@ bool mp_pset_supports(enum mp_replacement policy, uint32_t ways)
 {
 	if (ways == 0 || ways > MP_PSET_MAX_WAYS)
 		return false;
-	if (policy == MP_REPL_PLRU)
-		return (ways & (ways - 1)) == 0;
-	return policy == MP_REPL_LRU || policy == MP_REPL_FIFO;
+	return policy == MP_REPL_LRU || policy == MP_REPL_PLRU || policy == MP_REPL_FIFO;
 }
 
 void mp_pset_init(struct mp_pset *s, uint32_t ways, enum mp_replacement policy, bool exclusive)
@@ -34,37 +32,44 @@ bool mp_pset_holds(const struct mp_pset *s, uint32_t block)
 }
 
 /*
- * Tree PLRU over ways leaves: internal node i (1-based heap order) has
- * children 2i and 2i+1; its bit says which half holds the next victim
- * (0: left).  Touching a way points every node on its path away from it.
+ * Tree PLRU: a binary tree over the next power of two of leaves, heap
+ * numbered from 1 (leaf l is node l + 2^depth).  A node's bit names the
+ * half that holds the next victim (1: the right one); touching a way points
+ * every node on its path at the other half.  With fewer ways than leaves
+ * the victim walk turns away from a half that holds no way (as the
+ * simulator does, tests/sim/sets.c).
  */
+static uint32_t depth(const struct mp_pset *s)
+{
+	uint32_t d = 0;
+
+	while ((1u << d) < s->ways)
+		d++;
+	return d;
+}
+
 static void plru_touch(struct mp_pset *s, uint32_t way)
 {
-	uint32_t node = 1, lo = 0, span = s->ways;
+	uint32_t d = depth(s), node = way + (1u << d);
 
-	while (span > 1) {
-		uint32_t half = span / 2;
-		bool right = way >= lo + half;
-
-		s->bit[node] = right ? 0 : 1;
-		node = 2 * node + (right ? 1 : 0);
-		lo += right ? half : 0;
-		span = half;
+	for (uint32_t i = 0; i < d; i++) {
+		s->bit[node >> 1] = (node & 1) ? 0 : 1;
+		node >>= 1;
 	}
 }
 
 static uint32_t plru_victim(const struct mp_pset *s)
 {
-	uint32_t node = 1, lo = 0, span = s->ways;
+	uint32_t d = depth(s), leaves = 1u << d, node = 1;
 
-	while (span > 1) {
-		uint32_t half = span / 2;
+	for (uint32_t i = 1; i <= d; i++) {
+		uint32_t child = 2 * node + s->bit[node];
 
-		lo += s->bit[node] ? half : 0;
-		node = 2 * node + s->bit[node];
-		span = half;
+		if ((child << (d - i)) - leaves >= s->ways)
+			child ^= 1;
+		node = child;
 	}
-	return lo;
+	return node - leaves;
 }
 
 static uint32_t oldest(const struct mp_pset *s)

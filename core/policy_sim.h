@@ -25,10 +25,10 @@ struct mp_pset {
 	uint32_t block[MP_PSET_MAX_WAYS];
 	bool valid[MP_PSET_MAX_WAYS];
 	uint64_t stamp[MP_PSET_MAX_WAYS];   /* LRU: last use; FIFO: fill time */
-	uint8_t bit[MP_PSET_MAX_WAYS];      /* tree PLRU: node i's bit points at the victim side */
+	uint8_t bit[MP_PSET_MAX_WAYS];      /* tree PLRU: node i's bit names the victim's half */
 };
 
-/* Can this policy be simulated for that many ways?  (Tree PLRU needs a power of two.) */
+/* Can this policy be simulated for that many ways? */
 bool mp_pset_supports(enum mp_replacement policy, uint32_t ways);
 
 /* An empty set. */

@@ -132,10 +132,11 @@ static uint64_t need(const struct pol_level *lv, int32_t n)
 	uint64_t big = 0;
 
 	for (int32_t i = 0; i < n; i++) {
-		uint64_t repl = (2 * lv[i].ways + 2) * lv[i].way_bytes, wr = lv[i].size / 2;
+		uint64_t repl = (2 * lv[i].ways + 2) * lv[i].way_bytes;
+		uint64_t over = lv[i].size + lv[i].size / 4;
 
 		big = repl > big ? repl : big;
-		big = wr > big ? wr : big;
+		big = over > big ? over : big;
 	}
 	return big;
 }
@@ -154,11 +155,10 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 
 	p->c->p->ops->progress(p->c->p, "policy", (uint64_t)i, (uint64_t)i + 1);
 	rec->write_allocate = write_allocates(p, lv, i);
+	rec->replacement = mp_policy_replacement(p, lv, i);
 	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
-		note_level(p->c, lv[i].level, "replacement not measured: the memory is not "
-					      "contiguous over a way of this level");
-	else
-		rec->replacement = mp_policy_replacement(p, lv, i);
+		note_level(p->c, lv[i].level, "sets not reachable one by one (frames not "
+					      "contiguous over a way): only random or not");
 	if (rec->replacement == MP_REPL_UNKNOWN)
 		note_level(p->c, lv[i].level, "replacement policy could not be told");
 }

@@ -40,7 +40,11 @@ int main(void)
 	/* Exclusive FIFO: a hit refills the line, so FIFO order follows use like LRU. */
 	check(MP_REPL_FIFO, true, 2, "abacb", "MMHMM", "exclusive FIFO acts as LRU");
 	check(MP_REPL_LRU, true, 2, "abacb", "MMHMM", "exclusive LRU as LRU");
-	CHECK(mp_pset_supports(MP_REPL_PLRU, 8) && !mp_pset_supports(MP_REPL_PLRU, 12) &&
+	/* 3-way tree PLRU over 4 leaves: a b c fill ways 0 1 2; after c the root points left
+	 * and the left pair at a (b was touched after a), so d replaces a. */
+	check(MP_REPL_PLRU, false, 3, "abcdb", "MMMMH", "3-way PLRU replaces a");
+	check(MP_REPL_PLRU, false, 3, "abcda", "MMMMM", "3-way PLRU lost a");
+	CHECK(mp_pset_supports(MP_REPL_PLRU, 8) && mp_pset_supports(MP_REPL_PLRU, 12) &&
 	      mp_pset_supports(MP_REPL_LRU, 12) && !mp_pset_supports(MP_REPL_RANDOM, 4) &&
 	      !mp_pset_supports(MP_REPL_LRU, MP_PSET_MAX_WAYS + 1),
 	      "supported policies and way counts");
