@@ -350,6 +350,10 @@ void mp_probe_compact(struct mp_ctx *c)
 		return mp_probe_unsupported(c, "needs the L1 geometry (probe l1)");
 	if (alloc(c, memory_wanted(c, count), &m) != MP_OK)
 		return;
+	/* Lines earlier probes left behind can stay for good in a tree-PLRU
+	 * set and take a way from ours: start from empty caches where the
+	 * platform can (not from Linux user space). */
+	c->p->ops->flush_all(c->p);
 	if (!m.contiguous)
 		note_pages(c, &m);
 	run(c, &m, &up, count);

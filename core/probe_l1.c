@@ -133,6 +133,9 @@ void mp_probe_l1(struct mp_ctx *c)
 
 	if (mp_probe_alloc(c, L1_ARENA_BYTES, MP_PAGE_2M, &m) != MP_OK)
 		return;
+	/* Lines earlier probes left behind can stay for good in a tree-PLRU
+	 * set: start from empty caches where the platform can. */
+	c->p->ops->flush_all(c->p);
 	mp_cset_init(&s, c, &m, "l1", mp_ref_xray(L1_BASE_STRIDE, L1_BASE_N));
 	run(c, &s);
 	c->p->ops->mem_free(c->p, &m);
