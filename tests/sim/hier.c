@@ -31,11 +31,11 @@ static void tlb_walk(struct mp_sim *s, struct sim_path *p, uint32_t page, uint64
 	for (i = 0; i < tp->n; i++) {
 		struct sim_sets *a = &tp->t[i]->a;
 		uint64_t vpn = va >> a->shift;
-		uint64_t set = sim_sets_index(a, vpn);
-		int64_t e = sim_sets_find(a, set, vpn, vpn);
+		uint64_t first = sim_sets_index(a, vpn) * a->stride;
+		int64_t e = sim_sets_find(a, first, vpn, vpn);
 
 		if (e >= 0) {
-			sim_sets_touch(a, set, (uint64_t)e);
+			sim_sets_touch(a, first, (uint64_t)e);
 			break;
 		}
 		if (tp->ev[i] >= 0)
@@ -74,8 +74,7 @@ static uint64_t ikey_of(const struct sim_cache *c, uint64_t va, uint64_t key)
 void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa, int why)
 {
 	uint64_t key = pa >> c->a.shift, ikey = ikey_of(c, va, key);
-	uint64_t set = sim_sets_index(&c->a, ikey);
-	int64_t e = sim_sets_find(&c->a, set, key, ikey);
+	int64_t e = sim_sets_find(&c->a, sim_sets_index(&c->a, ikey) * c->a.stride, key, ikey);
 
 	if (e < 0)
 		return;
@@ -145,7 +144,7 @@ static void cache_fill(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint6
 	uint64_t set = sim_sets_index(&c->a, ikey);
 	uint64_t victim;
 
-	if (sim_sets_find(&c->a, set, key, ikey) >= 0)
+	if (sim_sets_find(&c->a, set * c->a.stride, key, ikey) >= 0)
 		return;
 	victim = sim_sets_fill(&c->a, set, key, ikey, 0);
 	if (s->causes)
@@ -209,11 +208,11 @@ int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va,
 	for (h = from; h < p->n; h++) {
 		struct sim_cache *c = p->c[h];
 		uint64_t key = pa >> c->a.shift, ikey = ikey_of(c, va, key);
-		uint64_t set = sim_sets_index(&c->a, ikey);
-		int64_t e = sim_sets_find(&c->a, set, key, ikey);
+		uint64_t first = sim_sets_index(&c->a, ikey) * c->a.stride;
+		int64_t e = sim_sets_find(&c->a, first, key, ikey);
 
 		if (e >= 0) {
-			sim_sets_touch(&c->a, set, (uint64_t)e);
+			sim_sets_touch(&c->a, first, (uint64_t)e);
 			if (demand && s->causes)
 				sim_causes_hit(s, c, key);
 			return h;

@@ -9,26 +9,31 @@
 
 /*
  * Dependent loads: the next address is read from host memory at this one.
- * The host fetches each element's line while the simulator works on the one
- * before (a prefetch never faults; the read itself waits until the address
- * is known to be mapped), and after a miss also the simulator's rows the
- * next access will read.
+ * The loop runs one element ahead of the simulation: it reads the next
+ * address first (once this one is known to be mapped), has the host fetch
+ * that element's line, and after a miss also the simulator's rows the next
+ * access will read, so that those host misses overlap with this access's
+ * simulation.
  */
 bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end)
 {
-	int l1 = s->path[0].l1_level;
+	struct sim_path *d = &s->path[0];
+	bool missed = false;
 	void *p = start;
 	uint64_t i;
 
 	for (i = 0; i < steps; i++) {
-		int level = sim_access(s, (uint64_t)(uintptr_t)p, MP_SIM_LOAD);
+		uint64_t va = (uint64_t)(uintptr_t)p;
+		void *next;
 
-		if (sim_unlikely(level < 0))
+		if (sim_unlikely(!sim_vm_mapped(s, va)))
 			break;
-		p = *(void *const *)p;
-		__builtin_prefetch(p);
-		if (level != l1)
-			sim_prefetch_next(s, &s->path[0], (uint64_t)(uintptr_t)p);
+		next = *(void *const *)p;
+		__builtin_prefetch(next);
+		if (missed)
+			sim_prefetch_next(s, d, (uint64_t)(uintptr_t)next);
+		missed = sim_access(s, va, MP_SIM_LOAD) != d->l1_level;
+		p = next;
 	}
 	s->count[MP_EV_LOADS] += i;
 	s->count[MP_EV_INSTRUCTIONS] += i;

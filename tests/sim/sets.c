@@ -259,7 +259,7 @@ uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t 
 	if (a->stamp)
 		a->stamp[i] = ++a->clock;
 	else if (a->plru)
-		sim_sets_touch(a, set, i);
+		sim_sets_touch(a, set * a->stride, i);
 	a->hint[ikey & a->hint_mask] = (uint32_t)i;
 	return old;
 }

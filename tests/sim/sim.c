@@ -252,14 +252,16 @@ bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va)
 		uint64_t ikey = c->m.physical ? key : va >> c->a.shift;
 
 		if (!strcmp(c->m.name, name))
-			return sim_sets_find(&c->a, sim_sets_index(&c->a, ikey), key, ikey) >= 0;
+			return sim_sets_find(&c->a, sim_sets_index(&c->a, ikey) * c->a.stride, key,
+					     ikey) >= 0;
 	}
 	for (int i = 0; i < s->ntlbs; i++) {
 		struct sim_tlb *t = &s->tlb[i];
 		uint64_t vpn = va >> t->a.shift;
 
 		if (!strcmp(t->m.name, name))
-			return sim_sets_find(&t->a, sim_sets_index(&t->a, vpn), vpn, vpn) >= 0;
+			return sim_sets_find(&t->a, sim_sets_index(&t->a, vpn) * t->a.stride, vpn,
+					     vpn) >= 0;
 	}
 	return false;
 }

@@ -139,17 +139,18 @@ static inline uint64_t sim_sets_index(const struct sim_sets *a, uint64_t n)
 }
 
 /*
- * The entry holding key in set, or -1.  ikey is the number the set was
- * indexed by (the virtual line for a virtually indexed cache): the predictor,
- * indexed by it too, remembers the entry it last used, so its guess can be
- * read before the physical key is known.  A guess outside the set is not
- * even read (in a large cache that read would be one more host cache miss);
- * a wrong one costs a scan.
+ * The entry holding key in the set whose row starts at entry `first`
+ * (set * stride), or -1.  ikey is the number the set was indexed by (the
+ * virtual line for a virtually indexed cache): the predictor, indexed by it
+ * too, remembers the entry it last used, so its guess can be read before the
+ * physical key is known.  A guess outside the set is not even read (in a
+ * large cache that read would be one more host cache miss); a wrong one
+ * costs a scan.
  */
-static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t ikey)
+static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t first, uint64_t key,
+				    uint64_t ikey)
 {
 	uint32_t e = a->hint[ikey & a->hint_mask];
-	uint64_t first = set * a->stride;
 
 	if (sim_likely(e - first < a->ways && a->key[e] == key))
 		return e;
@@ -162,18 +163,19 @@ static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t set, uint64_t k
 	return -1;
 }
 
-static inline void sim_sets_touch(struct sim_sets *a, uint64_t set, uint64_t entry)
+/* A use of entry, in the set whose row starts at `first`. */
+static inline void sim_sets_touch(struct sim_sets *a, uint64_t first, uint64_t entry)
 {
 	if (a->repl == MP_REPL_LRU) {
 		a->stamp[entry] = ++a->clock;
 	} else if (a->repl == MP_REPL_PLRU) {
-		uint32_t way = (uint32_t)(entry - set * a->stride);
-		uint64_t *bits = a->plru + set * a->stride;
+		uint32_t way = (uint32_t)(entry - first);
+		uint64_t *bits = a->plru + first;
 
 		if (sim_likely(a->plru_and != NULL))
 			*bits = (*bits & a->plru_and[way]) | a->plru_or[way];
 		else
-			sim_plru_touch_tree(a, set, way);
+			sim_plru_touch_tree(a, first / a->stride, way);
 	}
 }
 
@@ -271,6 +273,16 @@ static inline uint64_t sim_vm_pa(const struct sim_region *r, uint64_t va)
 	return r->frame[off >> r->shift] + (off & ((1ull << r->shift) - 1));
 }
 
+/* Is va mapped?  The last region used answers most of the time. */
+static inline bool sim_vm_mapped(struct mp_sim *s, uint64_t va)
+{
+	const struct sim_region *r = s->last_region;
+
+	if (sim_likely(r && va - r->va < r->bytes))
+		return true;
+	return sim_vm_find(s, va) != NULL;
+}
+
 /* hier.c */
 /* Translate va through the TLBs (misses counted and timed); SIM_NONE if unmapped. */
 uint64_t sim_translate(struct mp_sim *s, struct sim_path *p, uint64_t va);
@@ -309,17 +321,17 @@ static inline __attribute__((always_inline)) uint64_t
 sim_translate_fast(struct sim_path *p, uint64_t va)
 {
 	struct sim_sets *a = p->tlb1;
-	uint64_t vpn, set;
+	uint64_t vpn, first;
 	int64_t e;
 
 	if (sim_unlikely(!a))
 		return SIM_NONE;
 	vpn = va >> a->shift;
-	set = sim_sets_index(a, vpn);
-	e = sim_sets_find(a, set, vpn, vpn);
+	first = sim_sets_index(a, vpn) * a->stride;
+	e = sim_sets_find(a, first, vpn, vpn);
 	if (sim_unlikely(e < 0))
 		return SIM_NONE;
-	sim_sets_touch(a, set, (uint64_t)e);
+	sim_sets_touch(a, first, (uint64_t)e);
 	return a->aux[e] + (va & a->low_mask);
 }
 
@@ -329,7 +341,7 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	struct sim_path *p = &s->path[kind == MP_SIM_FETCH];
 	struct sim_sets *a = p->l1;
-	uint64_t pa, key, ikey, set;
+	uint64_t pa, key, ikey, first;
 	int64_t e;
 
 	if (sim_unlikely(--s->noise_left == 0))
@@ -344,11 +356,11 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 		return sim_walk(s, p, va, pa, kind);
 	key = pa >> a->shift;
 	ikey = p->l1_physical ? key : va >> a->shift;
-	set = sim_sets_index(a, ikey);
-	e = sim_sets_find(a, set, key, ikey);
+	first = sim_sets_index(a, ikey) * a->stride;
+	e = sim_sets_find(a, first, key, ikey);
 	if (sim_unlikely(e < 0))
 		return sim_walk(s, p, va, pa, kind);
-	sim_sets_touch(a, set, (uint64_t)e);
+	sim_sets_touch(a, first, (uint64_t)e);
 	s->cycles += p->l1_latency;
 	return p->l1_level;
 }
