@@ -41,18 +41,24 @@ bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end)
 	return i == steps;
 }
 
+/* Independent accesses at a stride; after a miss the next one's rows are fetched early. */
 bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t count,
 		  uint64_t steps, enum mp_sim_kind kind)
 {
+	struct sim_path *d = &s->path[0];
 	uint64_t i, k = 0;
 
 	if (!count)
 		return steps == 0;
 	for (i = 0; i < steps; i++) {
-		if (sim_unlikely(sim_access(s, base + k * stride, kind) < 0))
+		int level = sim_access(s, base + k * stride, kind);
+
+		if (sim_unlikely(level < 0))
 			break;
 		if (++k == count)
 			k = 0;
+		if (level != d->l1_level)
+			sim_prefetch_next(s, d, base + k * stride);
 	}
 	s->count[kind == MP_SIM_STORE ? MP_EV_STORES : MP_EV_LOADS] += i;
 	s->count[MP_EV_INSTRUCTIONS] += i;
