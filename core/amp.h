@@ -59,6 +59,9 @@ enum mp_status amp_count(struct mp_cnt *k, void *chase, uint64_t *misses);
 /* The same, flushing every cache and TLB first (a cold pass). */
 enum mp_status amp_count_cold(struct mp_cnt *k, void *chase, uint64_t *misses);
 
+/* The grid capacities lie on: 1/64 of the largest power of two not above (amp_size.c). */
+uint64_t amp_grid(const struct amp_level *l, uint64_t bytes);
+
 /* A result decided by several decisions is as sure as the least sure of them. */
 void amp_weakest(struct mp_cnt_tally *acc, const struct mp_cnt_tally *t);
 
@@ -94,6 +97,9 @@ uint64_t amp_flushers(const struct amp_level *l);
  * elements; amp_flush_chain is the flushers of one more group alone.
  */
 #define AMP_WORDS 4u
+/* How many neighbouring sets an experiment may use (at most `want`): the
+ * flushers of one set must stay out of the others' sets. */
+uint64_t amp_sets(const struct amp_level *l, uint64_t want);
 uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
 		       unsigned word, void **start);
 uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,

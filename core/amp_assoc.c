@@ -17,6 +17,7 @@
  * k elements N/k apart fit and 2k thrash (amp_settle_size).
  */
 #include "core/amp.h"
+#include "core/cstring.h"
 #include "core/refstring.h"
 
 /* Flushers per level-above way: twice, so a pseudo-LRU or random level above lets go too. */
@@ -25,6 +26,9 @@
 #define THRASH_FRACTION 0.80
 /* A cache not thrashed by 256 ways is not measured: no cache is that associative. */
 #define MAX_CACHE_WAYS 256u
+/* A set fits when at most 1/16 of its elements miss (a set one element
+ * over its ways under pseudo-LRU or random replacement misses more). */
+#define FIT_DIVISOR 16u
 /* Passes over an experiment's chain before counting: its sets settle. */
 #define PRIME_PASSES 2u
 /* Offsets of one experiment's chain (2 MB, static: core has no allocator). */
@@ -35,6 +39,23 @@ static uint64_t offs[CHAIN_MAX];
 uint64_t amp_flushers(const struct amp_level *l)
 {
 	return l->above.span ? FLUSH_FACTOR * l->above.ways : 0;
+}
+
+uint64_t amp_sets(const struct amp_level *l, uint64_t want)
+{
+	uint64_t fit = l->above.span / l->unit;
+
+	if (!l->above.span || fit >= want)
+		return want;
+	return fit ? fit : 1;
+}
+
+/* Flushers per element for n elements of one set: none when the elements
+ * are enough to thrash the levels above by themselves (a fully associative
+ * measured level would hold the flushers too). */
+static uint64_t flushers_for(const struct amp_level *l, uint64_t n)
+{
+	return n > amp_flushers(l) ? 0 : amp_flushers(l);
 }
 
 static uint64_t round_up(uint64_t v, uint64_t to)
@@ -67,12 +88,33 @@ static bool fits(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t s
 		amp_flusher(l, n, gap, sets, groups, amp_flushers(l)) <= l->a->mem.bytes);
 }
 
+/* Shuffle the groups of an element and its flushers (each `per` long), and the
+ * flushers within each group: no constant stride for a prefetcher to follow. */
+static void shuffle_groups(uint64_t c, uint64_t per, struct mp_rng *g)
+{
+	static uint64_t tmp[CHAIN_MAX];
+	uint64_t groups = c / per, order[MP_CS_MAX_GROUP];
+
+	for (uint64_t i = 0; i < c; i += per)
+		mp_ref_shuffle(offs + i + 1, per - 1, g);
+	if (groups > MP_CS_MAX_GROUP)
+		return;
+	for (uint64_t i = 0; i < groups; i++)
+		order[i] = i;
+	mp_ref_shuffle(order, groups, g);
+	for (uint64_t i = 0; i < groups; i++)
+		for (uint64_t j = 0; j < per; j++)
+			tmp[i * per + j] = offs[order[i] * per + j];
+	for (uint64_t i = 0; i < c; i++)
+		offs[i] = tmp[i];
+}
+
 uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
 		       unsigned word, void **start)
 {
-	uint64_t m = amp_flushers(l), c = 0, len = n * sets * (1 + m);
+	uint64_t m = flushers_for(l, n), c = 0, len = n * sets * (1 + m);
 
-	if (!fits(l, n, gap, sets, len))
+	if (!fits(l, n, gap, sets, len) || sets > amp_sets(l, sets))
 		return 0;
 	for (uint64_t i = 0; i < n; i++)
 		for (uint64_t s = 0; s < sets; s++) {
@@ -80,6 +122,7 @@ uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint
 			for (uint64_t j = 0; j < m; j++)
 				offs[c++] = amp_flusher(l, n, gap, s, word * (n + 1) + i, j);
 		}
+	shuffle_groups(c, 1 + m, &l->a->g);
 	*start = mp_ref_chain(l->a->mem.base, offs, c);
 	return c;
 }
@@ -87,50 +130,57 @@ uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint
 uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
 			 void **start)
 {
-	uint64_t m = amp_flushers(l), c = 0;
+	uint64_t m = flushers_for(l, n), c = 0;
 
-	if (!m || !fits(l, n, gap, sets, sets * m))
+	if (!m || !fits(l, n, gap, sets, sets * m) || sets > amp_sets(l, sets))
 		return 0;
 	for (uint64_t s = 0; s < sets; s++)
 		for (uint64_t j = 0; j < m; j++)
 			offs[c++] = amp_flusher(l, n, gap, s, n, j);
+	mp_ref_shuffle(offs, c, &l->a->g);
 	*start = mp_ref_chain(l->a->mem.base, offs, c);
 	return c;
 }
 
 /* ---- 3.3 ---- */
 
+enum outcome { FITS = 0, PARTIAL, THRASHES };
+
 struct thrash_job {
 	struct amp_chase ch;
 	uint64_t elements;
 };
 
-static int64_t thrash_of(uint64_t misses, const void *job)
+static int64_t outcome_of(uint64_t misses, const void *job)
 {
 	const struct thrash_job *j = job;
 
-	return (double)misses >= THRASH_FRACTION * (double)j->elements;
+	if ((double)misses >= THRASH_FRACTION * (double)j->elements)
+		return THRASHES;
+	return misses <= j->elements / FIT_DIVISOR ? FITS : PARTIAL;
 }
 
-/* Do n elements gap apart (with flushers) miss at the thrashing rate? */
-static enum mp_status thrashes(struct amp_level *l, uint64_t n, uint64_t gap, bool *yes,
-			       struct mp_cnt_tally *sure)
+/* How n elements gap apart (with flushers) fare; a chain too big is PARTIAL. */
+static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enum outcome *o,
+			      struct mp_cnt_tally *sure)
 {
 	struct thrash_job j = { { .ev = l->ev, .region = "amp-assoc" }, n };
-	struct mp_cnt_decision d = { amp_count, &j, thrash_of };
+	struct mp_cnt_decision d = { amp_count, &j, outcome_of };
 	struct mp_cnt_tally t;
 	enum mp_status st;
 
-	*yes = false;
+	*o = PARTIAL;
 	j.ch.steps = amp_set_chain(l, n, gap, 1, 0, &j.ch.cursor);
-	if (!j.ch.steps)
-		return MP_ENOMEM;
-	st = amp_walk(l->a, &j.ch, PRIME_PASSES * j.ch.steps);
+	if (!j.ch.steps || gap % l->unit)
+		return MP_OK;
+	st = mp_cnt_flush(&l->a->k);
+	if (st == MP_OK)
+		st = amp_walk(l->a, &j.ch, PRIME_PASSES * j.ch.steps);
 	if (st == MP_OK)
 		st = mp_cnt_decide(&l->a->k, &d, &t);
 	if (st == MP_OK && sure)
 		amp_weakest(sure, &t);
-	*yes = st == MP_OK && t.value == 1;
+	*o = st == MP_OK ? (enum outcome)t.value : PARTIAL;
 	return st;
 }
 
@@ -142,26 +192,43 @@ static uint64_t next_factor(uint64_t lines, uint64_t k)
 	return k;
 }
 
-/* The associativity at capacity l->size: 0 when none explains the experiment. */
-static enum mp_status find_ways(struct amp_level *l, uint64_t *ways, struct mp_cnt_tally *sure)
+/*
+ * Hypothesis k thrashed; only at the true capacity N do k elements N/k
+ * apart also fit in their one set, and 2k elements N/2k apart in their two.
+ */
+static enum mp_status consistent(struct amp_level *l, uint64_t n, uint64_t k, bool *yes,
+				 struct mp_cnt_tally *sure)
 {
-	uint64_t lines = l->size / l->unit, limit = l->tlb ? lines : MAX_CACHE_WAYS, k;
-	bool yes = false, fits_k = true;
+	enum outcome o = PARTIAL;
+	enum mp_status st = try_set(l, k, n / k, &o, sure);
+
+	/* (Only where flushers can miss both sets: N/2k a multiple of twice their span.) */
+	if (st == MP_OK && o == FITS && (n / (2 * k)) % (2 * (l->above.span ? l->above.span : l->unit)) == 0)
+		st = try_set(l, 2 * k, n / (2 * k), &o, sure);
+	*yes = st == MP_OK && o == FITS;
+	return st;
+}
+
+/* The associativity of capacity n: 0 when no hypothesis explains the experiments. */
+static enum mp_status find_ways(struct amp_level *l, uint64_t n, uint64_t *ways,
+				struct mp_cnt_tally *sure)
+{
+	uint64_t lines = n / l->unit, limit = l->tlb ? lines : MAX_CACHE_WAYS, k;
 	enum mp_status st = MP_OK;
+	enum outcome o;
+	bool yes = false;
 
 	*ways = 0;
-	for (k = 1; k < lines && k <= limit && st == MP_OK && !yes;
-	     k = yes ? k : next_factor(lines, k))
-		st = thrashes(l, 2 * k, l->size / k, &yes, sure);
-	if (st != MP_OK || (!yes && k < lines))
-		return st == MP_ENOMEM ? MP_OK : st;
-	if (!yes)
-		return *ways = lines, MP_OK;
-	/* The true capacity also has k elements N/k apart fit in their one set. */
-	st = thrashes(l, k, l->size / k, &fits_k, sure);
-	if (st == MP_OK && !fits_k)
-		*ways = k;
-	return st == MP_ENOMEM ? MP_OK : st;
+	for (k = 1; k < lines && k <= limit && st == MP_OK; k = next_factor(lines, k)) {
+		st = try_set(l, 2 * k, n / k, &o, sure);
+		if (st == MP_OK && o == THRASHES)
+			st = consistent(l, n, k, &yes, sure);
+		if (yes)
+			return *ways = k, st;
+	}
+	if (st == MP_OK && k >= lines)
+		*ways = lines;
+	return st;
 }
 
 enum mp_status amp_ways(struct amp_level *l, struct mp_cnt_tally *t)
@@ -170,26 +237,31 @@ enum mp_status amp_ways(struct amp_level *l, struct mp_cnt_tally *t)
 	enum mp_status st;
 
 	*t = (struct mp_cnt_tally){ MP_NA, 0, 0 };
-	st = find_ways(l, &ways, t);
+	st = find_ways(l, l->size, &ways, t);
 	t->value = ways ? (int64_t)ways : MP_NA;
 	return st;
 }
 
+/*
+ * The capacity lies between the boundary less what the levels above hold
+ * (a victim cache) and the boundary (an inclusive cache): the largest
+ * candidate on the grid that AMP's associativity experiment explains.
+ */
 enum mp_status amp_settle_size(struct amp_level *l, bool *ok)
 {
-	uint64_t ways = 0;
-	enum mp_status st;
+	uint64_t low = l->boundary > l->above.held ? l->boundary - l->above.held : l->unit;
+	uint64_t step = amp_grid(l, l->boundary), ways = 0;
+	enum mp_status st = MP_OK;
 
-	l->size = l->boundary;
+	*ok = false;
 	l->exclusive = false;
-	st = find_ways(l, &ways, NULL);
-	if (st != MP_OK || ways || !l->above.held || l->boundary <= l->above.held)
-		return *ok = ways != 0, st;
-	l->size = l->boundary - l->above.held;
-	st = find_ways(l, &ways, NULL);
-	l->exclusive = ways != 0;
-	if (!ways)
-		l->size = l->boundary;
+	for (uint64_t n = l->boundary; n >= low && n >= step && st == MP_OK && !ways; n -= step) {
+		l->size = n;
+		st = find_ways(l, n, &ways, NULL);
+	}
 	*ok = ways != 0;
+	l->exclusive = *ok && l->size != l->boundary;
+	if (!*ok)
+		l->size = l->boundary;
 	return st;
 }

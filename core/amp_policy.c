@@ -33,6 +33,7 @@ struct policy_job {
 	struct amp_chase ch;         /* the elements, with flushers */
 	struct amp_chase flush;      /* the flushers alone */
 	uint64_t per_set;            /* elements per set */
+	uint64_t sets;               /* sets tried at once */
 	void *entry;                 /* 3.6: the code, or NULL */
 	uint64_t blocks;
 };
@@ -48,7 +49,7 @@ static enum mp_status store_all(struct policy_job *j)
 			    .steps = j->per_set, .region = "amp-write-allocate" };
 	enum mp_status st = MP_OK;
 
-	for (uint64_t s = 0; s < POLICY_SETS && st == MP_OK; s++) {
+	for (uint64_t s = 0; s < j->sets && st == MP_OK; s++) {
 		r.start = j->l->a->mem.base + s * j->l->unit + STORE_WORD;
 		st = mp_cnt_touch(&j->l->a->k, &r, NULL);
 	}
@@ -66,11 +67,29 @@ static enum mp_status run_code(struct policy_job *j)
 	return st == MP_OK ? mp_cnt_touch(&j->l->a->k, &r, NULL) : st;
 }
 
-/* One measurement: flush, fill one way (stores; reads and code), count a read pass. */
+/*
+ * Take the elements out of every cache (clflush), leaving the flushers
+ * where the priming pass put them: only the elements may miss in the count.
+ * Without a line flush, everything goes and the flushers' first misses
+ * are counted too (the probe notes it).
+ */
+static enum mp_status forget_elements(struct mp_cnt *k, struct policy_job *j)
+{
+	struct mp_platform *p = k->c->p;
+	uint64_t span = span_of(j->l);
+
+	for (uint64_t i = 0; i < j->per_set; i++)
+		for (uint64_t s = 0; s < j->sets; s++)
+			if (p->ops->flush_line(p, j->l->a->mem.base + i * span + s * j->l->unit) != MP_OK)
+				return mp_cnt_flush(k);
+	return MP_OK;
+}
+
+/* One measurement: forget the elements, fill one way (stores; reads and code), count a read pass. */
 static enum mp_status measure(struct mp_cnt *k, void *job, uint64_t *misses)
 {
 	struct policy_job *j = job;
-	enum mp_status st = mp_cnt_flush(k);
+	enum mp_status st = forget_elements(k, j);
 
 	if (st == MP_OK)
 		st = j->entry ? run_code(j) : store_all(j);
@@ -81,7 +100,7 @@ static int64_t missed(uint64_t misses, const void *job)
 {
 	const struct policy_job *j = job;
 
-	return (double)misses > MISS_FRACTION * (double)(j->per_set * POLICY_SETS);
+	return (double)misses > MISS_FRACTION * (double)(j->per_set * j->sets);
 }
 
 /* The chains; false when the level's sets are not known or do not fit. */
@@ -89,21 +108,26 @@ static bool open_job(struct policy_job *j, struct amp_level *l, const char *regi
 {
 	j->l = l;
 	j->per_set = l->ways / 2 ? l->ways / 2 : 1;
+	j->sets = amp_sets(l, POLICY_SETS);
 	j->ch = (struct amp_chase){ .ev = l->ev, .region = region };
 	j->flush = (struct amp_chase){ .region = region };
 	if (!l->ways || l->size % l->ways || span_of(l) % l->unit)
 		return false;
-	j->ch.steps = amp_set_chain(l, j->per_set, span_of(l), POLICY_SETS, 0, &j->ch.cursor);
-	j->flush.steps = amp_flush_chain(l, j->per_set, span_of(l), POLICY_SETS,
+	j->ch.steps = amp_set_chain(l, j->per_set, span_of(l), j->sets, 0, &j->ch.cursor);
+	j->flush.steps = amp_flush_chain(l, j->per_set, span_of(l), j->sets,
 					 &j->flush.cursor);
 	return j->ch.steps != 0;
 }
 
+/* Prime the flushers (both chains), then decide. */
 static enum mp_status decide(struct policy_job *j, struct mp_cnt_tally *t)
 {
 	struct mp_cnt_decision d = { measure, j, missed };
+	enum mp_status st = amp_walk(j->l->a, &j->ch, j->ch.steps);
 
-	return mp_cnt_decide(&j->l->a->k, &d, t);
+	if (st == MP_OK && j->flush.steps)
+		st = amp_walk(j->l->a, &j->flush, j->flush.steps);
+	return st == MP_OK ? mp_cnt_decide(&j->l->a->k, &d, t) : st;
 }
 
 enum mp_status amp_write_allocate(struct amp_level *l, struct mp_cnt_tally *t)
@@ -122,25 +146,27 @@ enum mp_status amp_write_allocate(struct amp_level *l, struct mp_cnt_tally *t)
 
 /* ---- 3.6 ---- */
 
-/* Code blocks in the measured sets, aimed like the elements: i span + s unit. */
+/* Code blocks in the measured sets: i span + s unit from the elements' base. */
 static enum mp_status build_code(struct policy_job *j, struct mp_mem *code)
 {
 	struct mp_platform *p = j->l->a->c->p;
 	uint64_t per = CODE_FACTOR * (j->l->ways + (j->l->tlb ? 0 : j->l->above.ways));
-	uint64_t span = span_of(j->l), align = span & (span - 1) ? 2ull << 20 : span;
-	struct mp_mem_req req = { .bytes = per * span, .align = align < 4096 ? 4096 : align,
+	uint64_t span = span_of(j->l), shift;
+	struct mp_mem_req req = { .bytes = (per + 1) * span, .align = 4096,
 				  .page = j->l->tlb ? j->l->page : MP_PAGE_2M, .exec = true };
 	enum mp_status st;
 
 	j->blocks = 0;
-	if (per * POLICY_SETS > CODE_MAX)
+	if (per * j->sets > CODE_MAX)
 		return MP_UNSUPPORTED;
-	for (uint64_t i = 0; i < per; i++)
-		for (uint64_t s = 0; s < POLICY_SETS; s++)
-			code_offs[j->blocks++] = i * span + s * j->l->unit;
 	st = p->ops->mem_alloc(p, &req, code);
 	if (st != MP_OK)
 		return st;
+	/* The code's blocks fall in the elements' sets wherever the code lies. */
+	shift = ((uint64_t)(uintptr_t)j->l->a->mem.base - (uint64_t)(uintptr_t)code->base) % span;
+	for (uint64_t i = 0; i < per; i++)
+		for (uint64_t s = 0; s < j->sets; s++)
+			code_offs[j->blocks++] = shift + i * span + s * j->l->unit;
 	st = p->ops->code_build(p, code, code_offs, j->blocks, &j->entry);
 	if (st != MP_OK)
 		p->ops->mem_free(p, code);

@@ -115,19 +115,33 @@ static uint64_t element_at(const struct amp_level *l, unsigned e, unsigned s, un
 	return e * span_of(l) + s * l->unit + v * 8;
 }
 
+/* The sets of one step in shuffled order: no constant stride for a prefetcher. */
+static void set_order(const struct amp_level *l, uint64_t *order)
+{
+	for (uint64_t s = 0; s < amp_sets(l, REPL_SETS); s++)
+		order[s] = s;
+	mp_ref_shuffle(order, amp_sets(l, REPL_SETS), &l->a->g);
+}
+
 /* The sequence in every set, each step followed by the flushers of every set. */
 static uint64_t build(const struct amp_level *l, const struct seq *q)
 {
 	unsigned reads[REPL_MAX_WAYS + 1] = { 0 };
-	uint64_t m = amp_flushers(l), c = 0, n = l->ways + 1;
+	uint64_t m = amp_flushers(l), c = 0, n = l->ways + 1, order[REPL_SETS];
+	uint64_t sets = amp_sets(l, REPL_SETS);
 
 	for (unsigned t = 0; t < q->n; t++) {
-		for (unsigned s = 0; s < REPL_SETS; s++)
-			offs[c++] = element_at(l, q->at[t], s, reads[q->at[t]]);
+		uint64_t first;
+
+		set_order(l, order);
+		for (unsigned s = 0; s < sets; s++)
+			offs[c++] = element_at(l, q->at[t], (unsigned)order[s], reads[q->at[t]]);
 		reads[q->at[t]]++;
-		for (unsigned s = 0; s < REPL_SETS; s++)
+		first = c;
+		for (unsigned s = 0; s < sets; s++)
 			for (uint64_t j = 0; j < m; j++)
 				offs[c++] = amp_flusher(l, n, span_of(l), s, t, j);
+		mp_ref_shuffle(offs + first, c - first, &l->a->g);
 	}
 	return c;
 }
@@ -138,13 +152,14 @@ static enum mp_status misses_of(struct amp_level *l, const struct seq *q, unsign
 {
 	uint64_t len = build(l, q), counted[REPL_SETS], n;
 	struct amp_chase setup = { .region = "amp-replacement" };
-	struct amp_chase probe = { .steps = REPL_SETS, .ev = l->ev, .region = "amp-replacement" };
+	uint64_t sets = amp_sets(l, REPL_SETS);
+	struct amp_chase probe = { .steps = sets, .ev = l->ev, .region = "amp-replacement" };
 	enum mp_status st = MP_OK;
 
 	setup.cursor = mp_ref_chain(l->a->mem.base, offs, len);
-	for (unsigned s = 0; s < REPL_SETS; s++)
+	for (unsigned s = 0; s < sets; s++)
 		counted[s] = element_at(l, i, s, COUNTED_WORD);
-	probe.cursor = mp_ref_chain(l->a->mem.base, counted, REPL_SETS);
+	probe.cursor = mp_ref_chain(l->a->mem.base, counted, sets);
 	*sum = 0;
 	for (unsigned t = 0; t < REPL_TRIALS && st == MP_OK; t++) {
 		st = mp_cnt_flush(&l->a->k);

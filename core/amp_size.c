@@ -171,7 +171,11 @@ static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct 
 
 	ch.cursor = mp_cs_grouped(l->a->mem.base, n * l->unit, l->unit, l->unit, &l->a->g);
 	ch.steps = n < WINDOW_STEPS ? n : WINDOW_STEPS;
-	st = amp_walk(l->a, &ch, n);
+	/* From empty sets (AMP 3.1 step 1): a pseudo-LRU set that keeps stale
+	 * lines may never take all of a working set it could hold. */
+	st = mp_cnt_flush(&l->a->k);
+	if (st == MP_OK)
+		st = amp_walk(l->a, &ch, n);
 	if (st == MP_OK)
 		st = mp_cnt_decide(&l->a->k, &d, &t);
 	if (st != MP_OK)
@@ -194,7 +198,7 @@ static uint64_t pow2_floor(uint64_t v)
 	return p;
 }
 
-static uint64_t grid_of(const struct amp_level *l, uint64_t bytes)
+uint64_t amp_grid(const struct amp_level *l, uint64_t bytes)
 {
 	uint64_t g = pow2_floor(bytes) / GRID_DIVISOR;
 
@@ -208,13 +212,13 @@ static enum mp_status refine(struct amp_level *l, struct search *s, int64_t *val
 	bool fails;
 	uint64_t g;
 
-	while (st == MP_OK && s->dirty - s->clean > grid_of(l, s->clean) / GRID_STOP &&
+	while (st == MP_OK && s->dirty - s->clean > amp_grid(l, s->clean) / GRID_STOP &&
 	       s->dirty - s->clean > l->unit) {
 		uint64_t mid = (s->clean + s->dirty) / 2;
 
 		st = try_footprint(l, mid - mid % l->unit, s, &fails);
 	}
-	g = grid_of(l, s->clean);
+	g = amp_grid(l, s->clean);
 	*value = (int64_t)((s->clean + g / 2) / g * g);
 	return st;
 }

@@ -103,6 +103,33 @@ static int block(struct mp_cset *s, uint64_t ways, uint64_t way, uint64_t *line)
 	return 0;
 }
 
+/*
+ * The ways and way again at other places in memory (each round of a
+ * compact-set test takes a random offset): A words a way apart fit and
+ * A + 1 do not, 2A half a way apart fit and 2A + 1 do not.  A virtually
+ * indexed L1 answers the same everywhere; a physically indexed one whose
+ * way is larger than a page, on scattered frames, does not (Cortex-A9).
+ */
+#define XRAY_VERIFY_ROUNDS 2u
+
+static int verify(struct mp_cset *s, uint64_t ways, uint64_t way)
+{
+	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
+		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
+	};
+
+	for (unsigned k = 0; k < XRAY_VERIFY_ROUNDS * 4; k++) {
+		int m = spills(s, way / checks[k % 4].div, ways * checks[k % 4].mul +
+							     checks[k % 4].extra);
+
+		if (m < 0)
+			return -1;
+		if (m != checks[k % 4].spill)
+			return 0;
+	}
+	return 1;
+}
+
 int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out)
 {
 	uint64_t ways = 0, way = 0, line;
@@ -113,6 +140,11 @@ int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out)
 	if (st != 0) {
 		out->why = "X-Ray: n(S) did not settle below 256 KB strides";
 		return st < 0 ? -1 : 0;
+	}
+	if ((st = verify(s, ways, way)) <= 0) {
+		out->why = "X-Ray: the sets gave other answers elsewhere in memory (a physically "
+			   "indexed L1 on scattered frames?)";
+		return st;
 	}
 	out->ways = (int64_t)ways;
 	out->size = (int64_t)(ways * way);

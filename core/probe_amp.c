@@ -29,10 +29,8 @@ static const struct {
 };
 #define NLEVELS (sizeof(levels) / sizeof(levels[0]))
 
-static const struct {
-	enum mp_page page;
-	uint64_t bytes;
-} tlb_pages[] = { { MP_PAGE_4K, 4096 }, { MP_PAGE_2M, 2ull << 20 } };
+/* The page sizes to ask for: the platform maps the nearest it can (the base page first). */
+static const enum mp_page tlb_pages[] = { MP_PAGE_4K, MP_PAGE_2M, MP_PAGE_1G };
 #define NPAGES (sizeof(tlb_pages) / sizeof(tlb_pages[0]))
 
 /* What one level's votes decided, recorded once its type is known. */
@@ -113,7 +111,8 @@ static bool unit_and_size(struct amp_level *l, struct decided *d)
 		note(l->a, l, "no associativity explains its capacity; the capacity is its boundary");
 	d->t[size].value = (int64_t)(l->tlb ? l->size / l->unit : l->size);
 	if (l->exclusive)
-		note(l->a, l, "a victim cache: its misses begin when it and the levels above are full");
+		note(l->a, l, "its misses begin only when it and the levels above are full (an "
+				 "exclusive or non-inclusive level): capacity from 3.3");
 	return true;
 }
 
@@ -203,21 +202,40 @@ static unsigned measure_caches(struct amp *a)
 	return n;
 }
 
+/* The array for one page size; false when the platform maps no new page size for it. */
+static bool open_pages(struct amp *a, unsigned i, uint64_t *seen, unsigned nseen)
+{
+	struct mp_platform *p = a->c->p;
+	struct mp_mem_req req = { .bytes = array_bytes(a, 4096), .align = 4096,
+				  .page = tlb_pages[i] };
+	uint64_t page;
+
+	if (p->ops->mem_alloc(p, &req, &a->mem) != MP_OK)
+		return false;
+	for (unsigned j = 0; j < nseen; j++)
+		if (seen[j] == a->mem.page_bytes)
+			return p->ops->mem_free(p, &a->mem), false;
+	/* Now that the page size is known: as many pages as the arena allows. */
+	page = a->mem.page_bytes;
+	p->ops->mem_free(p, &a->mem);
+	req.bytes = array_bytes(a, page);
+	req.align = page;
+	return req.bytes >= page && p->ops->mem_alloc(p, &req, &a->mem) == MP_OK &&
+	       a->mem.page_bytes == page;
+}
+
 /* The data TLBs for each page size the platform maps. */
 static unsigned measure_tlbs(struct amp *a)
 {
-	struct mp_platform *p = a->c->p;
-	unsigned n = 0;
+	uint64_t seen[NPAGES];
+	unsigned n = 0, nseen = 0;
 
 	for (unsigned i = 0; i < NPAGES && (a->k.events & MP_CNT_TLB_EVENTS); i++) {
-		struct mp_mem_req req = { .bytes = array_bytes(a, tlb_pages[i].bytes),
-					  .align = tlb_pages[i].bytes, .page = tlb_pages[i].page };
-
-		if (req.bytes < tlb_pages[i].bytes || p->ops->mem_alloc(p, &req, &a->mem) != MP_OK)
+		if (!open_pages(a, i, seen, nseen))
 			continue;
-		if (a->mem.page_bytes == tlb_pages[i].bytes)
-			n += measure_levels(a, true, tlb_pages[i].page);
-		p->ops->mem_free(p, &a->mem);
+		seen[nseen++] = a->mem.page_bytes;
+		n += measure_levels(a, true, tlb_pages[i]);
+		a->c->p->ops->mem_free(a->c->p, &a->mem);
 	}
 	return n;
 }
