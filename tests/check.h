@@ -23,13 +23,20 @@ static int check_failed;
 		printf("\n");                                                  \
 	} while (0)
 
+/* Each argument is evaluated once: `got` may be a call that runs a probe. */
 #define CHECK_EQ_INT(got, want, name)                                          \
-	CHECK((long long)(got) == (long long)(want), "%s: got %lld want %lld", \
-	      name, (long long)(got), (long long)(want))
+	do {                                                                   \
+		long long got_ = (long long)(got), want_ = (long long)(want);  \
+		CHECK(got_ == want_, "%s: got %lld want %lld", name, got_,     \
+		      want_);                                                  \
+	} while (0)
 
 #define CHECK_EQ_STR(got, want, name)                                          \
-	CHECK(strcmp((got), (want)) == 0, "%s: got \"%s\" want \"%s\"", name,   \
-	      (got), (want))
+	do {                                                                   \
+		const char *got_ = (got), *want_ = (want);                     \
+		CHECK(strcmp(got_, want_) == 0, "%s: got \"%s\" want \"%s\"",   \
+		      name, got_, want_);                                      \
+	} while (0)
 
 static inline int check_done(void) { return check_failed ? 1 : 0; }
 
