@@ -219,7 +219,11 @@ static void note(struct mp_ctx *c, const struct above *up, int32_t i, const char
 	mp_result_add_note(c->r, text);
 }
 
-/* Looking for levels without "levels": did the ladder find no level at all? */
+/*
+ * Looking for levels without "levels": did the ladder find no level at all?
+ * (Only in contiguous memory: elsewhere the strides stop at a page, which
+ * may be why nothing spilled; such a level is reported not measured.)
+ */
 static bool absent(const char *why)
 {
 	return !why || mp_strcmp(why, mp_lower_no_level) == 0 ||
@@ -318,12 +322,14 @@ static void run(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t co
 		st = up->levels == i - 1 ? measure_level(c, m, up, i, l1, &why) : 0;
 		if (st < 0)
 			return mp_probe_fail(c, "the platform failed a compact-set run");
-		if (st == 0 && !count && absent(why))
+		if (st == 0 && !count && m->contiguous && absent(why))
 			break;  /* looking for levels: the first that is not there ends it */
 		if (st == 0 && !why)
 			why = "the level above it was not measured";
 		describe(&msg, up, i, why);
 		note(c, up, i, why);
+		if (st == 0 && !count)
+			break;  /* looking for levels: none below one not measured */
 	}
 	c->p->ops->progress(c->p, "compact", (uint64_t)(last - 1), (uint64_t)(last - 1));
 }
