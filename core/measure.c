@@ -152,14 +152,25 @@ bool mp_same_time(const struct mp_platform *p, double a, double b, double rel)
 	return d <= MP_SAME_CYCLES * cycle || d <= rel * big;
 }
 
-void mp_sweep_init(struct mp_sweep *s, const uint64_t *x, uint32_t n)
+void mp_sweep_init(struct mp_sweep *s, const struct mp_config *cfg, const uint64_t *x,
+		   uint32_t n)
 {
 	mp_memset(s, 0, sizeof(*s));
 	s->n = n < MP_SWEEP_MAX ? n : MP_SWEEP_MAX;
 	for (uint32_t i = 0; i < s->n; i++) {
 		s->x[i] = x[i];
 		s->best[i] = mp_na_double();
+		s->need[i] = mp_stable_runs(cfg);
 	}
+}
+
+uint32_t mp_stable_for(const struct mp_config *cfg, uint64_t loads)
+{
+	uint64_t need = mp_stable_runs(cfg);
+
+	if (loads > MP_WINDOW_STEPS)
+		need = need * MP_WINDOW_STEPS / loads;
+	return need > MP_STABLE_RUNS_LONG ? (uint32_t)need : MP_STABLE_RUNS_LONG;
 }
 
 /* A knocked-out neighbour of a point that found a new minimum is measured again. */
@@ -186,7 +197,7 @@ static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)
 	}
 	if (t < s->best[i])
 		s->best[i] = t;
-	if (++s->since[i] >= mp_stable_runs(c->cfg))
+	if (++s->since[i] >= s->need[i])
 		s->state[i] = MP_POINT_STABLE;
 }
 

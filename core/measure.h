@@ -99,6 +99,7 @@ struct mp_sweep {
 	double best[MP_SWEEP_MAX];       /* minimum ticks per access so far */
 	uint32_t since[MP_SWEEP_MAX];    /* runs since the minimum last changed */
 	uint32_t runs[MP_SWEEP_MAX];
+	uint32_t need[MP_SWEEP_MAX];     /* runs without a new minimum that settle it */
 	uint8_t state[MP_SWEEP_MAX];     /* enum mp_point_state */
 	uint32_t sweeps;
 	uint64_t deadline;               /* mp_now() value to stop at; 0: none */
@@ -124,7 +125,17 @@ typedef enum mp_status (*mp_sample_fn)(struct mp_ctx *c, void *arg, const struct
 enum mp_status mp_chase_visit(struct mp_ctx *c, struct mp_chase *ch, bool warm, double *ticks,
 			      uint32_t *n);
 
-void mp_sweep_init(struct mp_sweep *s, const uint64_t *x, uint32_t n);
+/* A sweep over x[0 .. n); every point needs mp_stable_runs() runs (callers may lower it). */
+void mp_sweep_init(struct mp_sweep *s, const struct mp_config *cfg, const uint64_t *x,
+		   uint32_t n);
+
+/*
+ * Runs without a new minimum for a run of `loads` loads: mp_stable_runs(),
+ * scaled down for a run longer than MP_WINDOW_STEPS (which already averages
+ * over loads / MP_WINDOW_STEPS windows), to no fewer than MP_STABLE_RUNS_LONG.
+ */
+#define MP_STABLE_RUNS_LONG 2u
+uint32_t mp_stable_for(const struct mp_config *cfg, uint64_t loads);
 /* Sweep until every point is stable or knocked out; `what` names the progress. */
 enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
 			    const char *what);
