@@ -31,7 +31,8 @@ uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint
 			uint64_t x = p * q / 4;
 
 			x -= x % line;
-			if (x < lo || x > hi || (n && x <= out[n - 1]))
+			if (x < lo || x > hi || (n && x <= out[n - 1]) ||
+			    (x > MP_CK_COARSE_BYTES && q % 2))
 				continue;
 			out[n++] = x;
 		}
@@ -83,7 +84,9 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
 	if (k->n == 0)
 		return MP_EIO;
 	mp_rng_seed(&run.g, c->cfg->seed);
-	mp_sweep_init(&s, k->bytes, k->n);
+	mp_sweep_init(&s, c->cfg, k->bytes, k->n);
+	for (uint32_t i = 0; i < k->n; i++)
+		s.need[i] = mp_stable_for(c->cfg, k->bytes[i] / spacing(k, k->bytes[i]));
 	if (k->budget_s > 0)
 		s.deadline = mp_now(c->p) + (uint64_t)(k->budget_s * (double)c->p->tick_hz);
 	st = mp_sweep_run(c, &s, ck_sample, &run, what);

@@ -30,6 +30,13 @@
  * of two.
  */
 #define MP_CK_PER_DOUBLING 4u
+/*
+ * Above MP_CK_COARSE_BYTES only the powers of two and the midpoints
+ * (2^k x 1, 1.5) are swept: only a shared last level lives there, every
+ * point costs a walk of many megabytes, and the refinement brings the
+ * wider bracket (1.5 instead of 1.25) within a few percent.
+ */
+#define MP_CK_COARSE_BYTES (8ull << 20)
 /* Cooper-Xu's lower bound for the whole multi-level test. */
 #define MP_CK_MIN_BYTES 1024u
 /* Fit tests while refining a transition: each halves the bracket (AMP 3.2

@@ -40,7 +40,7 @@
 #define LEVELS_FINE_FACTOR 4u
 #define LEVELS_FINE_DEFAULT (256u << 10)
 /* Time bound of the sweep (Cooper-Xu report a few seconds for this test). */
-#define LEVELS_BUDGET_S 6.0
+#define LEVELS_BUDGET_S 4.0
 /*
  * An effective capacity below this fraction of the documented size is
  * reported: Cooper-Xu (section 4) find the last level's effective capacity
@@ -88,13 +88,16 @@ static const struct mp_cache *documented_level(const struct mp_result *r, int32_
 	return NULL;
 }
 
-/* Element spacing: the L1 line the "l1" probe found, else the default. */
+/* Element spacing: the L1 line the "l1" probe found, else the documented one, else the default. */
 static uint64_t element_bytes(struct mp_ctx *c)
 {
-	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+	const struct mp_cache *d = documented_level(c->r, 1);
 
 	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
 		return (uint64_t)l1->line_bytes;
+	if (d && d->line_bytes >= 16 && d->line_bytes <= 4096)
+		return (uint64_t)d->line_bytes;
 	return MP_CK_DEFAULT_LINE;
 }
 
@@ -154,6 +157,21 @@ static void note_far_below(struct mp_ctx *c, int32_t level, uint64_t eff)
 	mp_buf_size(&b, (uint64_t)d->size_bytes);
 	mp_buf_puts(&b, ": other cores or tenants share it (or page tables occupy it)");
 	mp_result_add_note(c->r, text);
+}
+
+/* The largest way (size / ways) of a documented data or unified level (0: none). */
+static uint64_t widest_way(const struct mp_result *r)
+{
+	uint64_t w = 0;
+
+	for (int32_t i = 0; i < r->documented.ncaches && i < MP_MAX_CACHES; i++) {
+		const struct mp_cache *d = &r->documented.caches[i];
+
+		if (d->type != MP_KIND_INSTRUCTION && d->size_bytes > 0 && d->ways > 0 &&
+		    (uint64_t)(d->size_bytes / d->ways) > w)
+			w = (uint64_t)(d->size_bytes / d->ways);
+	}
+	return w;
 }
 
 static void note_scattered(struct mp_ctx *c, uint64_t page)
@@ -317,7 +335,7 @@ void mp_probe_levels(struct mp_ctx *c)
 	if (!measure_curve(c, &k, &m))
 		return;
 	record_curve(c, &k);
-	if (!m.contiguous)
+	if (!m.contiguous && widest_way(c->r) > m.page_bytes)
 		note_scattered(c, m.page_bytes);
 	analyse(c, &m, &k);
 	c->p->ops->mem_free(c->p, &m);
