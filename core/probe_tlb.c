@@ -29,6 +29,8 @@
 #define TLB_TOP_DEFAULT 16384u
 /* Line counts of Cooper-Xu's confirmation strings T(2,k) .. T(4,k). */
 #define TLB_CONFIRM_LINES 4u
+/* Grid steps between a suspect and the points of its confirmation (2: a factor 1.4 to 1.5). */
+#define TLB_CONFIRM_AWAY 2
 /*
  * A suspect is confirmed when every T(n,k) rises across it, by at least
  * this fraction of T(1,k)'s rise and by more than the noise.  A cache
@@ -39,6 +41,7 @@
  * may sit on a slower cache level, which adds to both of its points alike.
  */
 #define TLB_CONFIRM_FRAC 0.5
+#define TLB_RECHECKS 1u
 /* Time bound of one T(1,k) sweep (Cooper-Xu: the TLB test under a second). */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
@@ -68,6 +71,11 @@ static enum mp_status build(struct tlb_ctx *t, const struct mp_ref_pages *s, str
 	return MP_OK;
 }
 
+/*
+ * The TLB tests' strings are short (at most a few thousand loads a pass),
+ * so each takes Cooper-Xu's 25 passes without a new minimum whatever the
+ * profile.
+ */
 enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
 {
 	struct mp_chase ch;
@@ -75,7 +83,7 @@ enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, doub
 
 	if (st == MP_OK)
 		st = mp_chase_warm(t->c, &ch);
-	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, mp_stable_runs(t->c->cfg), ticks) : st;
+	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, MP_STABLE_RUNS_FULL, ticks) : st;
 }
 
 static enum mp_status t_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
@@ -105,7 +113,7 @@ static enum mp_status t1_sweep(struct tlb_ctx *t, uint64_t top, const char *what
 	uint32_t n = mp_ck_grid(TLB_MIN_PAGES, top, 1, x, MP_SWEEP_MAX);
 	enum mp_status st;
 
-	mp_sweep_init(&o->s, x, n);
+	mp_sweep_init(&o->s, t->c->cfg, x, n);
 	o->s.deadline = mp_now(t->c->p) + (uint64_t)(TLB_BUDGET_S * (double)t->c->p->tick_hz);
 	st = mp_sweep_run(t->c, &o->s, t_sample, &run, what);
 	for (uint32_t i = 0; i < n; i++)
@@ -116,10 +124,30 @@ static enum mp_status t1_sweep(struct tlb_ctx *t, uint64_t top, const char *what
 	return st;
 }
 
-/* Cooper-Xu's confirmation: do T(2..4, k) rise between the suspect's two points too? */
+/*
+ * Cooper-Xu's confirmation: do T(2..4, k) rise across the suspect too?
+ * They are timed a grid step or two away from it on either side (inside
+ * its plateaus, never a factor two below it): a TLB whose boundary is not
+ * sharp (replacement that is not LRU, entries taken by the program's own
+ * code and stack) has T(n,k) already rising at the last point T(1,k)
+ * fitted, while a cache boundary of T(n,k), at 1/n of T(1,k)'s, stays
+ * below both points.
+ */
+static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
+{
+	const struct mp_plateau *p = &o->steps.plateau[above ? k + 1 : k];
+	int32_t i = above ? p->first + TLB_CONFIRM_AWAY - 1 : p->last - TLB_CONFIRM_AWAY;
+
+	if (above)
+		i = i <= p->last ? i : p->last;
+	else
+		i = i >= p->first ? i : p->first;
+	return o->s.x[i < 0 ? 0 : i];
+}
+
 static bool confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
-	uint64_t lo = o->s.x[o->steps.plateau[k].last], hi = o->s.x[o->steps.plateau[k + 1].first];
+	uint64_t lo = confirm_point(o, k, false), hi = confirm_point(o, k, true);
 	double rise1 = o->steps.plateau[k + 1].level - o->steps.plateau[k].high;
 
 	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
@@ -135,21 +163,40 @@ static bool confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 	return true;
 }
 
+/*
+ * Does T(1, pages) still run at the plateau's time?  A "no" is measured
+ * twice (TLB_RECHECKS more times): on a busy host one minimum can still
+ * carry a disturbance, and a false "no" would cut the entries short.
+ */
+static int fits_pages(struct tlb_ctx *t, uint64_t pages, double below, double fit)
+{
+	struct mp_ref_pages s = tstring(t, pages, 1);
+	double tt;
+
+	for (unsigned k = 0; k <= TLB_RECHECKS; k++) {
+		if (mp_tlb_time(t, &s, &tt) != MP_OK)
+			return -1;
+		if (mp_log2(tt / below) <= fit)
+			return 1;
+	}
+	return 0;
+}
+
 /* Entries: the most pages that still run at the plateau's time (bisection). */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
 	uint64_t lo = o->s.x[o->steps.plateau[k].last], hi = o->s.x[o->steps.plateau[k].last + 1];
-	double below = o->steps.plateau[k].high, fit = mp_log2(1.0 + MP_CK_FIT_RISE), tt;
+	double below = o->steps.plateau[k].high, fit = mp_log2(1.0 + MP_CK_FIT_RISE);
 
 	if (MP_STEP_NOISE_K * o->steps.noise > fit)
 		fit = MP_STEP_NOISE_K * o->steps.noise;
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		struct mp_ref_pages s = tstring(t, mid, 1);
+		int ok = fits_pages(t, mid, below, fit);
 
-		if (mp_tlb_time(t, &s, &tt) != MP_OK)
+		if (ok < 0)
 			break;
-		if (mp_log2(tt / below) <= fit)
+		if (ok)
 			lo = mid;
 		else
 			hi = mid;
@@ -251,21 +298,39 @@ static void note(struct mp_ctx *c, const char *what, uint64_t page)
 	mp_result_add_note(c->r, text);
 }
 
+/*
+ * Element spacing: the L1's line as the "l1" probe measured it, else as
+ * documented, else the default.  A longer spacing than the L1's line would
+ * leave sets of it unused, and strings the L1 should hold would not fit.
+ */
+static uint64_t l1_line(const struct mp_ctx *c, const struct mp_cache *l1)
+{
+	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
+		return (uint64_t)l1->line_bytes;
+	for (int32_t i = 0; i < c->r->documented.ncaches && i < MP_MAX_CACHES; i++) {
+		const struct mp_cache *d = &c->r->documented.caches[i];
+
+		if (d->level == 1 && d->type == MP_KIND_DATA && d->line_bytes >= 16 &&
+		    d->line_bytes <= 4096)
+			return (uint64_t)d->line_bytes;
+	}
+	return MP_CK_DEFAULT_LINE;
+}
+
 /* The whole test on memory mapped with `want` pages; the number of levels found. */
 static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, const char *name)
 {
 	static struct sweep_out o;
 	uint64_t top = top_pages(c, page);
-	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
-	struct tlb_ctx t = { .c = c, .page = page, .line = MP_CK_DEFAULT_LINE };
+	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+	struct tlb_ctx t = { .c = c, .page = page };
 	struct mp_mem m;
 	int32_t n = 0;
 
 	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc(c, top * page, want, &m) != MP_OK)
 		return -1;
 	t.m = &m;
-	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
-		t.line = (uint64_t)l1->line_bytes;
+	t.line = l1_line(c, l1);
 	mp_rng_seed(&t.g, c->cfg->seed);
 	if (m.page_bytes != page)
 		note(c, "pages of this size could not be mapped; not measured", page);
