@@ -97,6 +97,18 @@ static struct mp_cache *cache_at(struct mp_result *r, int32_t level)
 	return c ? c : mp_result_find_cache(r, level, MP_KIND_DATA);
 }
 
+/* The hit time of the level below `level`: the next measured level's, else memory's. */
+static double next_hit(struct mp_ctx *c, int32_t level)
+{
+	for (int32_t l = level + 1; l <= MP_MAX_CACHES; l++) {
+		struct mp_cache *rec = cache_at(c->r, l);
+
+		if (rec && !mp_is_na(rec->latency_ns))
+			return ticks_of(c->p, rec->latency_ns);
+	}
+	return ticks_of(c->p, c->r->memory.latency_ns);
+}
+
 /* The levels as measured so far; stops at the first level missing what the tests need. */
 static int32_t gather(struct mp_ctx *c, struct pol_level *lv)
 {
@@ -114,15 +126,11 @@ static int32_t gather(struct mp_ctx *c, struct pol_level *lv)
 			.level = level, .line = (uint64_t)rec->line_bytes,
 			.ways = (uint64_t)rec->ways, .size = (uint64_t)size,
 			.way_bytes = (uint64_t)size / (uint64_t)rec->ways,
-			.hit = ticks_of(c->p, rec->latency_ns),
+			.hit = ticks_of(c->p, rec->latency_ns), .next = next_hit(c, level),
 			.exclusive = rec->inclusion == MP_INCL_EXCLUSIVE, .rec = rec,
 		};
-		if (n > 0)
-			lv[n - 1].next = lv[n].hit;
 		n++;
 	}
-	if (n > 0)
-		lv[n - 1].next = ticks_of(c->p, c->r->memory.latency_ns);
 	return n;
 }
 
