@@ -44,13 +44,13 @@ struct ps_run {
 	double wall;             /* seconds the probes took */
 };
 
-static int ps_cmp(const void *a, const void *b)
+static inline int ps_cmp(const void *a, const void *b)
 {
 	return strcmp((const char *)a, (const char *)b);
 }
 
 /* The model files, sorted; returns how many. */
-static int ps_models(char (*paths)[PS_PATH])
+static inline int ps_models(char (*paths)[PS_PATH])
 {
 	DIR *d = opendir(PS_MODELS_DIR);
 	struct dirent *e;
@@ -69,7 +69,7 @@ static int ps_models(char (*paths)[PS_PATH])
 	return n;
 }
 
-static double ps_wall(void)
+static inline double ps_wall(void)
 {
 	struct timespec t;
 
@@ -78,7 +78,7 @@ static double ps_wall(void)
 }
 
 /* Load a model (a rough copy if asked) and open the sim platform on it. */
-static int ps_open(struct ps_run *s, const char *path, int rough)
+static inline int ps_open(struct ps_run *s, const char *path, int rough)
 {
 	char err[256];
 
@@ -107,7 +107,7 @@ static int ps_open(struct ps_run *s, const char *path, int rough)
 	return 1;
 }
 
-static void ps_probe(struct ps_run *s, const char *name, mp_probe_fn fn)
+static inline void ps_probe(struct ps_run *s, const char *name, mp_probe_fn fn)
 {
 	struct mp_probe *self = mp_result_add_probe(&s->r, name);
 	struct mp_ctx c = { .p = s->p, .cfg = &s->cfg, .r = &s->r, .self = self };
@@ -119,13 +119,14 @@ static void ps_probe(struct ps_run *s, const char *name, mp_probe_fn fn)
 	CHECK(self->status == MP_PROBE_OK, "%s: probe %s ok (%s)", s->name, name, self->message);
 }
 
-static void ps_close(struct ps_run *s)
+static inline void ps_close(struct ps_run *s)
 {
 	mp_sim_platform_free(s->p);
 }
 
 /* The model's data or unified cache of a level, or NULL. */
-static const struct mp_sim_cache_model *ps_cache(const struct mp_sim_model *m, int32_t level)
+static inline const struct mp_sim_cache_model *ps_cache(const struct mp_sim_model *m,
+							     int32_t level)
 {
 	for (int i = 0; i < m->ncaches; i++)
 		if (m->caches[i].level == level && m->caches[i].type != MP_KIND_INSTRUCTION)
@@ -133,7 +134,7 @@ static const struct mp_sim_cache_model *ps_cache(const struct mp_sim_model *m, i
 	return NULL;
 }
 
-static int ps_within(double got, double want, double tol)
+static inline int ps_within(double got, double want, double tol)
 {
 	return !isnan(got) && fabs(got - want) <= tol * want;
 }
