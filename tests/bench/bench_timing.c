@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timing suite on this machine (issue 4): the Linux platform in
+ * process, the timing probes with the quick profile (the default), the
+ * wall time of each and of the whole suite next to the published figures,
+ * and repeatability: REPEATS runs in a row, and how many of them give the
+ * same discrete results (sizes, lines, ways, TLB entries and pages) as the
+ * most common run.  Effective capacities are counted apart: on a host
+ * whose last level is shared with other tenants they follow the neighbours.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch/x86_64/cpuid.h"
+#include "core/suite.h"
+#include "host/host.h"
+
+#define REPEATS 20
+#define SIG 1024
+#define TIMING_PROBES "latency,l1,levels,compact,tlb,policy"
+
+static const struct {
+	const char *probe;
+	const char *published;
+} papers[] = {
+	{ "latency", "-" },
+	{ "l1", "Cooper-Xu L1 test: about 0.5 s" },
+	{ "levels", "Cooper-Xu multi-level test: a few seconds" },
+	{ "compact", "X-Ray: not reported" },
+	{ "tlb", "Cooper-Xu TLB test: under 1 s" },
+	{ "policy", "AMP (all parameters, counters): 5 to 50 minutes" },
+};
+
+static struct mp_result r;
+static char sig[REPEATS][SIG], eff[REPEATS][SIG];
+
+static double wall(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The discrete results of a run, and its effective capacities, as strings. */
+static void signature(const struct mp_result *res, char *s, char *e)
+{
+	size_t n = 0, m = 0;
+
+	for (int32_t i = 0; i < res->ncaches; i++) {
+		const struct mp_cache *c = &res->caches[i];
+
+		n += (size_t)snprintf(s + n, SIG - n, "L%d:%lld/%lld/%lld ", (int)c->level,
+				      (long long)c->size_bytes, (long long)c->line_bytes,
+				      (long long)c->ways);
+		m += (size_t)snprintf(e + m, SIG - m, "L%d:%lld ", (int)c->level,
+				      (long long)c->effective_size_bytes);
+	}
+	for (int32_t i = 0; i < res->ntlbs && n < SIG; i++) {
+		const struct mp_tlb *t = &res->tlbs[i];
+
+		n += (size_t)snprintf(s + n, SIG - n, "T%d:%lld/%lld/%lld ", (int)t->level,
+				      (long long)t->entries, (long long)t->page_bytes,
+				      (long long)t->ways);
+	}
+}
+
+/* How many of the runs equal the most common one; *which gets its index. */
+static int agree(char (*v)[SIG], int n, int *which)
+{
+	int best = 0;
+
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+
+		for (int j = 0; j < n; j++)
+			k += strcmp(v[i], v[j]) == 0;
+		if (k > best) {
+			best = k;
+			*which = i;
+		}
+	}
+	return best;
+}
+
+static double run(struct mp_platform *p, const struct host_cli *cli)
+{
+	double t0 = wall();
+
+	mp_result_init(&r, p->name);
+	mp_cpuid_fill(&r, mp_cpuid_hw, NULL);
+	mp_suite_run(p, &cli->cfg, &r);
+	return wall() - t0;
+}
+
+static void times(double total)
+{
+	printf("%-8s %8s  %s\n", "probe", "seconds", "published");
+	for (int32_t i = 0; i < r.nprobes; i++) {
+		const char *pub = "-";
+
+		if (r.probes[i].status == MP_PROBE_SKIPPED)
+			continue;
+		for (size_t k = 0; k < sizeof(papers) / sizeof(papers[0]); k++)
+			if (strcmp(papers[k].probe, r.probes[i].name) == 0)
+				pub = papers[k].published;
+		printf("%-8s %8.2f  %s  [%s]\n", r.probes[i].name, r.probes[i].seconds, pub,
+		       mp_probe_status_name(r.probes[i].status));
+	}
+	printf("%-8s %8.2f  goal: under 10 s on hardware\n", "suite", total);
+}
+
+int main(int argc, char **argv)
+{
+	static char *args[] = { "bench_timing", "--quiet", "--probes", TIMING_PROBES };
+	struct host_cli cli;
+	struct mp_platform *p;
+	int which = 0, same, same_eff;
+	double total;
+
+	(void)argc;
+	(void)argv;
+	if (!host_cli_parse(&cli, 4, args, false))
+		return 2;
+	p = host_linux_platform(&cli, NULL);
+	printf("timing suite on this machine, profile %s, probes %s\n",
+	       cli.cfg.profile == MP_PROFILE_FULL ? "full" : "quick", TIMING_PROBES);
+	total = run(p, &cli);
+	times(total);
+	signature(&r, sig[0], eff[0]);
+	for (int k = 1; k < REPEATS; k++) {
+		run(p, &cli);
+		signature(&r, sig[k], eff[k]);
+	}
+	same = agree(sig, REPEATS, &which);
+	printf("repeatability: %d of %d runs give the most common discrete results:\n  %s\n",
+	       same, REPEATS, sig[which]);
+	same_eff = agree(eff, REPEATS, &which);
+	printf("effective capacities: %d of %d runs agree with the most common:\n  %s\n",
+	       same_eff, REPEATS, eff[which]);
+	return 0;
+}
