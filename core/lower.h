@@ -77,7 +77,9 @@ bool mp_lower_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint
 int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		       const char **why);
 
-/* The `why` of inclusion tests that need more memory than they were given. */
+/* The `why` of inclusion tests that need more memory than they were given,
+ * and of an exclusive level whose size and ways cannot be told. */
 extern const char mp_lower_no_room[];
+extern const char mp_lower_combined[];
 
 #endif

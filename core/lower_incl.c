@@ -38,6 +38,8 @@
 #include "core/lower.h"
 
 const char mp_lower_no_room[] = "the inclusion tests do not fit the memory";
+const char mp_lower_combined[] = "exclusive, and its sets act as one with those above: "
+				 "its own size and ways cannot be told apart";
 
 /* Words of an x line visited per cycle: one per 8 bytes of the L1 line (at most this many). */
 #define INCL_MAX_WORDS 16u
@@ -76,14 +78,27 @@ static uint64_t together(const struct mp_lower *lv, const struct mp_geom *g)
 	return g->way > lv->d ? g->way : lv->d;
 }
 
-/* 1 exclusive, 0 not, -1 a run failed, -2 it does not fit the memory, -3 not testable. */
+/*
+ * 1 exclusive, 0 not, -1 a run failed, -2 it does not fit the memory, -3
+ * not testable, -4 exclusive but not with these ways: one more line than
+ * this level and the upper ways together hold must spill, and does not
+ * where the groups of the ladder shared a set (Athlon MP: an exclusive
+ * level whose way is the L1's acts as one set of both their ways).
+ */
 static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 {
 	uint64_t above = lv->top_ways > lv->mid_ways_max ? lv->top_ways : lv->mid_ways_max;
 	uint64_t n = g->ways + (lv->union_ways < g->ways ? lv->union_ways : g->ways);
-	struct mp_ref_stride x = mp_ref_xray(together(lv, g), n);
+	struct mp_ref_stride x = mp_ref_xray(together(lv, g), n), y = x;
+	int st;
 
-	return n >= INCL_THRASH * above ? mp_cset_compact(&lv->cs, &x) : -3;
+	if (n < INCL_THRASH * above)
+		return -3;
+	if ((st = mp_cset_compact(&lv->cs, &x)) != 1 || n < g->ways + lv->union_ways)
+		return st;
+	y.n = n + 1;
+	st = mp_cset_compact(&lv->cs, &y);
+	return st == 0 ? 1 : (st == 1 ? -4 : st);
 }
 
 /* The back-invalidation string for this level. */
@@ -209,6 +224,8 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		g->incl = st > 0 ? MP_INCL_EXCLUSIVE : MP_INCL_UNKNOWN;
 		if (st == -2)
 			*why = mp_lower_no_room;
+		if (st == -4)
+			*why = mp_lower_combined;
 		return st == -1 ? -1 : 0;
 	}
 	g->incl = MP_INCL_UNKNOWN;

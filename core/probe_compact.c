@@ -231,6 +231,31 @@ static bool absent(const char *why)
 }
 
 /*
+ * An exclusive level that acts as one set with the levels above: only the
+ * combined capacity is known (X-Ray 5.2.2), recorded as the effective size
+ * where "levels" gave none; its own size, ways and line stay unknown, and
+ * so does every level below it.
+ */
+static int combined_only(struct mp_ctx *c, struct above *up, int32_t i)
+{
+	struct mp_cache *rec = level_rec(c->r, i);
+
+	if (!rec && (rec = mp_result_add_cache(c->r)) != NULL) {
+		rec->level = i;
+		rec->type = MP_KIND_UNIFIED;
+	}
+	if (rec && rec->effective_size_bytes == MP_NA)
+		rec->effective_size_bytes = (int64_t)up->size[i];
+	if (rec) {
+		rec->inclusion = MP_INCL_EXCLUSIVE;
+		rec->method = MP_METHOD_TIMING;
+	}
+	up->g[i] = (struct mp_geom){ 0, 0, 0, MP_INCL_EXCLUSIVE };
+	up->levels = i - 1;
+	return 0;
+}
+
+/*
  * The inclusion tests; where they need more memory than the level's sets
  * (Power3: the lines that pass x must outnumber its 128-way L1 set, each a
  * way of 2 MB apart), once more in half the arena.
@@ -287,6 +312,8 @@ static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, i
 	up->levels = i;
 	if (inclusion(c, &lv, up, i, why) < 0)
 		return -1;
+	if (*why == mp_lower_combined)
+		return combined_only(c, up, i);
 	record(c, up, i, &lv);
 	return 1;
 }
