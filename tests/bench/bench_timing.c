@@ -67,6 +67,21 @@ static void signature(const struct mp_result *res, char *s, char *e)
 	}
 }
 
+/* Every distinct result with how many runs gave it. */
+static void tally(char (*v)[SIG], int n)
+{
+	for (int i = 0; i < n; i++) {
+		int k = 0, seen = 0;
+
+		for (int j = 0; j < n; j++) {
+			k += strcmp(v[i], v[j]) == 0;
+			seen |= j < i && strcmp(v[i], v[j]) == 0;
+		}
+		if (!seen)
+			printf("  %2dx  %s\n", k, v[i]);
+	}
+}
+
 /* How many of the runs equal the most common one; *which gets its index. */
 static int agree(char (*v)[SIG], int n, int *which)
 {
@@ -135,10 +150,12 @@ int main(int argc, char **argv)
 		signature(&r, sig[k], eff[k]);
 	}
 	same = agree(sig, REPEATS, &which);
-	printf("repeatability: %d of %d runs give the most common discrete results:\n  %s\n",
-	       same, REPEATS, sig[which]);
+	printf("repeatability: %d of %d runs give the most common discrete results "
+	       "(size/line/ways of caches, entries/page/ways of TLBs):\n", same, REPEATS);
+	tally(sig, REPEATS);
 	same_eff = agree(eff, REPEATS, &which);
-	printf("effective capacities: %d of %d runs agree with the most common:\n  %s\n",
-	       same_eff, REPEATS, eff[which]);
+	printf("effective capacities: %d of %d runs agree with the most common:\n", same_eff,
+	       REPEATS);
+	tally(eff, REPEATS);
 	return 0;
 }
