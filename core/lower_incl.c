@@ -193,7 +193,8 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 	double t = 0, ref = 0, best = 0, best_ref = 0;
 	int kept = x_kept(lv, &e);
 
-	if (kept == 0) {
+	/* Not kept, or too large for the memory: the fewer y lines. */
+	if (kept == 0 || kept == -2) {
 		e = evict_shape(lv, g, true);
 		kept = x_kept(lv, &e);
 	}

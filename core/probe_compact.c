@@ -82,7 +82,7 @@ static int32_t lower_count(struct mp_ctx *c)
 
 static uint64_t memory_wanted(struct mp_ctx *c, int32_t count)
 {
-	uint64_t want = 0, cap = c->cfg->arena_bytes / 2;
+	uint64_t want = 0, cap = c->cfg->arena_bytes;
 
 	for (int32_t i = 2; i < 2 + count; i++) {
 		uint64_t m = COMPACT_MEM_FACTOR * mp_pow2_floor(2 * hint_of(c, i) - 1);
@@ -258,13 +258,13 @@ static int combined_only(struct mp_ctx *c, struct above *up, int32_t i)
 /*
  * The inclusion tests; where they need more memory than the level's sets
  * (Power3: the lines that pass x must outnumber its 128-way L1 set, each a
- * way of 2 MB apart), once more in half the arena.
+ * way of 2 MB apart), once more in the whole arena.
  */
 static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, int32_t i,
 		     const char **why)
 {
 	struct mp_mem_req req = {
-		.bytes = c->cfg->arena_bytes / 2, .align = 4096, .page = MP_PAGE_2M,
+		.bytes = c->cfg->arena_bytes, .align = 4096, .page = MP_PAGE_2M,
 		.contiguous = true,
 	};
 	struct mp_geom *g = &up->g[i];
