@@ -39,7 +39,6 @@ static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_
 			       .region = s->region };
 	enum mp_status st = mp_chase_warm(s->c, &ch);
 
-	s->timed++;
 	if (st == MP_OK)
 		st = mp_chase_min_cycles(s->c, &ch, s->stable, ticks);
 	flush_chain(s, base, offs, n);

@@ -79,7 +79,6 @@ struct mp_cset {
 	uint64_t twin_max;      /* elements a twin may have and still fit the L1 */
 	unsigned stable;        /* runs without a new minimum, for mp_cset_time */
 	uint64_t shift;         /* where the sets start in mem, for mp_cset_time */
-	uint32_t timed;         /* sets timed so far (progress, cost) */
 };
 
 /* A tester over memory m; no twins until set. */
