@@ -3,10 +3,8 @@
  * Probe "l1": the L1 data cache's capacity, associativity, line and hit
  * latency, measured twice, by Cooper-Xu's gap test and by X-Ray's compact
  * sets (core/l1.h).  The two must agree; where they do not, the result
- * notes and the probe message say so.  The X-Ray values are the ones
- * recorded (its decisions rest on whole sets of A + 1 lines, the strongest
- * signals, and it checks them again elsewhere in memory); where X-Ray found
- * nothing, nothing is recorded.
+ * notes and the probe message say so, and only the values both found are
+ * recorded (never a guess between two answers).
  */
 #include "core/buf.h"
 #include "core/l1.h"
@@ -44,15 +42,22 @@ static struct mp_cache *l1_record(struct mp_ctx *c)
 	return l1;
 }
 
-static void record(struct mp_ctx *c, const struct mp_l1_found *x, double hit)
+/* A value both algorithms found, else MP_NA. */
+static int64_t agreed(int64_t x, int64_t g)
+{
+	return x == g ? x : MP_NA;
+}
+
+static void record(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g,
+		   double hit)
 {
 	struct mp_cache *l1 = l1_record(c);
 
 	if (!l1)
 		return;
-	l1->size_bytes = x->size;
-	l1->ways = x->ways;
-	l1->line_bytes = x->line;
+	l1->size_bytes = agreed(x->size, g->size);
+	l1->ways = agreed(x->ways, g->ways);
+	l1->line_bytes = agreed(x->line, g->line);
 	l1->latency_cycles = mp_ticks_to_cycles(c->p, hit);
 	l1->latency_ns = mp_ticks_to_ns(c->p, hit);
 	l1->method = MP_METHOD_TIMING;
@@ -116,9 +121,9 @@ static void run(struct mp_ctx *c, struct mp_cset *s)
 	if (mp_l1_xray(s, &x) < 0)
 		return mp_probe_fail(c, "the platform failed an X-Ray run");
 	c->p->ops->progress(c->p, "l1", 3, 3);
-	record(c, &x, s->base_min);
+	record(c, &x, &g, s->base_min);
 	report(c, &x, &g);
-	if (x.size == MP_NA)
+	if (agreed(x.size, g.size) == MP_NA)
 		mp_probe_fail(c, c->self->message);
 }
 
