@@ -9,7 +9,16 @@ struct ck_run {
 	const struct mp_ck *k;
 	struct mp_rng g;
 	const char *region;
+	bool no_flush;           /* the platform cannot empty its caches */
 };
+
+uint64_t mp_ck_grid_ceil(uint64_t x, uint64_t line)
+{
+	uint64_t g[MP_SWEEP_MAX];
+	uint32_t n = mp_ck_grid(x, 4 * x + line, line, g, MP_SWEEP_MAX);
+
+	return n ? g[0] : x;
+}
 
 enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
 {
@@ -45,12 +54,22 @@ static uint64_t spacing(const struct mp_ck *k, uint64_t bytes)
 	return bytes <= k->fine_upto && k->fine_line ? k->fine_line : k->line;
 }
 
-/* A fresh C(bytes) to chase from its first element. */
-static void ck_build(struct ck_run *r, uint64_t bytes, struct mp_chase *ch)
+/*
+ * A fresh C(bytes) to chase from its first element, built in caches
+ * emptied first where the platform can (AMP 3.1 step 1 flushes before
+ * every experiment): the warming walk then fills every set from empty.
+ * Lines of an earlier, larger string left in a set can otherwise outlast
+ * this string's own under a replacement that is not LRU (tree PLRU keeps
+ * some of them for pass after pass), and a footprint that fits would look
+ * as if it did not.
+ */
+static void ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t bytes, struct mp_chase *ch)
 {
 	const struct mp_ck *k = r->k;
 	uint64_t line = spacing(k, bytes);
 
+	if (!r->no_flush)
+		r->no_flush = c->p->ops->flush_all(c->p) != MP_OK;
 	ch->cursor = mp_ref_ck(r->m->base, bytes, k->row, line, &r->g);
 	ch->length = bytes / line;
 	ch->region = r->region;
@@ -67,7 +86,7 @@ static enum mp_status ck_sample(struct mp_ctx *c, void *arg, const struct mp_swe
 	struct ck_run *r = arg;
 	struct mp_chase ch;
 
-	ck_build(r, s->x[i], &ch);
+	ck_build(c, r, s->x[i], &ch);
 	*n = 0;
 	return mp_chase_visit(c, &ch, !r->k->cold_above || s->x[i] <= r->k->cold_above, ticks,
 			      n);
@@ -133,7 +152,7 @@ static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes
 	struct mp_chase ch;
 	enum mp_status st;
 
-	ck_build(r, bytes, &ch);
+	ck_build(c, r, bytes, &ch);
 	st = mp_chase_warm(c, &ch);
 	if (st != MP_OK)
 		return st;
@@ -152,6 +171,10 @@ enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_
 	double fit = mp_log2(1.0 + MP_CK_FIT_RISE), t;
 
 	mp_rng_seed(&run.g, c->cfg->seed + (uint64_t)i);
+	if (k->cold_above && lo > k->cold_above && below->last > below->first) {
+		hi = lo;                 /* more than all the caches hold: cannot fit */
+		lo = k->bytes[below->last - 1];
+	}
 	for (unsigned s = 0; s < MP_CK_REFINE_STEPS; s++) {
 		uint64_t mid = (lo + hi) / 2;
 		enum mp_status st;
@@ -159,6 +182,10 @@ enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_
 		mid -= mid % k->line;
 		if (mid <= lo || mid >= hi)
 			break;
+		if (k->cold_above && mid > k->cold_above) {
+			hi = mid;
+			continue;
+		}
 		st = ck_time(c, &run, mid, &t);
 		if (st != MP_OK)
 			return st;

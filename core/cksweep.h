@@ -94,6 +94,9 @@ struct mp_ck {
  */
 enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m);
 
+/* The smallest footprint of the grid at or above x. */
+uint64_t mp_ck_grid_ceil(uint64_t x, uint64_t line);
+
 /* The footprints of the grid in [lo, hi]; returns how many (at most max). */
 uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint32_t max);
 
@@ -113,7 +116,9 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
  * begins to rise", Cooper-Xu section 1).  A footprint still fits while its
  * time stays within MP_CK_FIT_RISE, or three times the curve's noise scale,
  * of the plateau's time at its last point: a few lines too many in a few
- * sets of an LRU cache already cost more than that.
+ * sets of an LRU cache already cost more than that.  A footprint larger
+ * than cold_above (all the documented caches together) cannot fit and is
+ * not measured.
  */
 #define MP_CK_FIT_RISE 0.01
 enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,

@@ -16,16 +16,16 @@
 
 /*
  * Sweep range.  The curve must run on past the last cache level to show
- * the climb out of the last level: to LEVELS_TOP_PERCENT of the sum of
- * the documented data and unified caches (exclusive levels add up, X-Ray
- * 5.2.2), at least LEVELS_TOP_MIN, LEVELS_TOP_DEFAULT (Cooper-Xu's upper
+ * the climb out of the last level: to the first sample point at or above
+ * LEVELS_TOP_PERCENT of the sum of the documented data and unified caches
+ * (exclusive levels add up, X-Ray 5.2.2), at least LEVELS_TOP_MIN, LEVELS_TOP_DEFAULT (Cooper-Xu's upper
  * bound, 32M, doubled for today's last levels) when nothing is
  * documented, and at most half the arena.  When the curve never climbs out
  * of its last plateau within the range (a level the documentation does not
  * list), the range grows LEVELS_EXTEND times over, up to LEVELS_EXTENSIONS
  * times.
  */
-#define LEVELS_TOP_PERCENT 150u
+#define LEVELS_TOP_PERCENT 125u
 #define LEVELS_TOP_MIN (2ull << 20)
 #define LEVELS_TOP_DEFAULT (64ull << 20)
 #define LEVELS_EXTEND 4u
@@ -72,7 +72,7 @@ static uint64_t sweep_top(const struct mp_ctx *c)
 	uint64_t doc = documented_total(c->r), top = LEVELS_TOP_DEFAULT;
 
 	if (doc)
-		top = doc * LEVELS_TOP_PERCENT / 100u;
+		top = mp_ck_grid_ceil(doc * LEVELS_TOP_PERCENT / 100u, MP_CK_DEFAULT_LINE);
 	top = top > LEVELS_TOP_MIN ? top : LEVELS_TOP_MIN;
 	return top < arena_top(c) ? top : arena_top(c);
 }
