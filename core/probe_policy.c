@@ -110,25 +110,66 @@ static double next_hit(struct mp_ctx *c, int32_t level)
 }
 
 /* The levels as measured so far; stops at the first level missing what the tests need. */
+static void note_level(struct mp_ctx *c, int32_t level, const char *what)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "policy L%d: %s", (int)level, what);
+	mp_result_add_note(c->r, text);
+}
+
+static const struct mp_cache *documented(const struct mp_result *r, int32_t level)
+{
+	for (int32_t i = 0; i < r->documented.ncaches && i < MP_MAX_CACHES; i++) {
+		const struct mp_cache *d = &r->documented.caches[i];
+
+		if (d->level == level && d->type != MP_KIND_INSTRUCTION)
+			return d;
+	}
+	return NULL;
+}
+
+static bool whole(const struct mp_cache *c)
+{
+	return c && c->size_bytes > 0 && c->line_bytes > 0 && c->ways > 0;
+}
+
+/*
+ * Size, line and ways of a level: as "l1" and "compact" measured them, else
+ * as documented (noted: the experiments then rest on the documentation's
+ * sets, though what they find is measured); false when neither has them.
+ */
+static bool geometry(struct mp_ctx *c, const struct mp_cache *rec, struct pol_level *l)
+{
+	const struct mp_cache *g = whole(rec) ? rec : documented(c->r, l->level);
+
+	if (!whole(g))
+		return false;
+	if (g != rec)
+		note_level(c, l->level, "sets and ways as documented (not measured here)");
+	l->size = (uint64_t)g->size_bytes;
+	l->line = (uint64_t)g->line_bytes;
+	l->ways = (uint64_t)g->ways;
+	l->way_bytes = l->size / l->ways;
+	return true;
+}
+
 static int32_t gather(struct mp_ctx *c, struct pol_level *lv)
 {
 	int32_t n = 0;
 
 	for (int32_t level = 1; level <= MP_MAX_CACHES; level++) {
 		struct mp_cache *rec = cache_at(c->r, level);
-		int64_t size = rec && rec->size_bytes > 0 ? rec->size_bytes
-				: (rec ? rec->effective_size_bytes : MP_NA);
 
-		if (!rec || size <= 0 || rec->line_bytes <= 0 || rec->ways <= 0 ||
-		    mp_is_na(rec->latency_ns))
+		if (!rec || mp_is_na(rec->latency_ns))
 			break;
 		lv[n] = (struct pol_level){
-			.level = level, .line = (uint64_t)rec->line_bytes,
-			.ways = (uint64_t)rec->ways, .size = (uint64_t)size,
-			.way_bytes = (uint64_t)size / (uint64_t)rec->ways,
-			.hit = ticks_of(c->p, rec->latency_ns), .next = next_hit(c, level),
-			.exclusive = rec->inclusion == MP_INCL_EXCLUSIVE, .rec = rec,
+			.level = level, .hit = ticks_of(c->p, rec->latency_ns),
+			.next = next_hit(c, level), .rec = rec,
+			.exclusive = rec->inclusion == MP_INCL_EXCLUSIVE,
 		};
+		if (!geometry(c, rec, &lv[n]))
+			break;
 		n++;
 	}
 	return n;
@@ -147,14 +188,6 @@ static uint64_t need(const struct pol_level *lv, int32_t n)
 		big = over > big ? over : big;
 	}
 	return big;
-}
-
-static void note_level(struct mp_ctx *c, int32_t level, const char *what)
-{
-	char text[MP_TEXT_LEN];
-
-	mp_snprintf(text, sizeof(text), "policy L%d: %s", (int)level, what);
-	mp_result_add_note(c->r, text);
 }
 
 static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
