@@ -170,9 +170,9 @@ static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enu
 	enum mp_status st;
 
 	*o = PARTIAL;
-	j.ch.steps = amp_set_chain(l, n, gap, 1, 0, &j.ch.cursor);
-	if (!j.ch.steps || gap % l->unit)
-		return MP_OK;
+	j.ch.steps = gap % l->unit ? 0 : amp_set_chain(l, n, gap, 1, 0, &j.ch.cursor);
+	if (!j.ch.steps)
+		return MP_ENOMEM;        /* beyond the array: the experiment cannot be made */
 	st = mp_cnt_flush(&l->a->k);
 	if (st == MP_OK)
 		st = amp_walk(l->a, &j.ch, PRIME_PASSES * j.ch.steps);
@@ -228,7 +228,7 @@ static enum mp_status find_ways(struct amp_level *l, uint64_t n, uint64_t *ways,
 	}
 	if (st == MP_OK && k >= lines)
 		*ways = lines;
-	return st;
+	return st == MP_ENOMEM ? MP_OK : st;
 }
 
 enum mp_status amp_ways(struct amp_level *l, struct mp_cnt_tally *t)

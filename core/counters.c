@@ -28,6 +28,13 @@ static const enum mp_event miss_events[] = {
 };
 #define NMISS (sizeof(miss_events) / sizeof(miss_events[0]))
 
+const struct mp_cnt_level mp_cnt_levels[] = {
+	{ MP_EV_L1D_MISS, 1, false }, { MP_EV_L2_MISS, 2, false },
+	{ MP_EV_L3_MISS, 3, false },  { MP_EV_L4_MISS, 4, false },
+	{ MP_EV_DTLB1_MISS, 1, true }, { MP_EV_DTLB2_MISS, 2, true },
+};
+const unsigned mp_cnt_nlevels = sizeof(mp_cnt_levels) / sizeof(mp_cnt_levels[0]);
+
 static const char *const event_names[MP_EV_COUNT] = {
 	[MP_EV_L1D_MISS] = "L1D miss", [MP_EV_L2_MISS] = "L2 miss", [MP_EV_L3_MISS] = "L3 miss",
 	[MP_EV_L4_MISS] = "L4 miss", [MP_EV_DTLB1_MISS] = "DTLB1 miss",
@@ -180,6 +187,63 @@ enum mp_status mp_cnt_decide(struct mp_cnt *k, const struct mp_cnt_decision *d,
 			     struct mp_cnt_tally *t)
 {
 	return mp_cnt_vote(k, decision_vote, (void *)d, t);
+}
+
+/* ---- the array ---- */
+
+#define ARRAY_PARTS 4u
+#define ARRAY_SHARE 3u
+#define ARRAY_ALIGN (2ull << 20)
+
+static const enum mp_page page_kinds[MP_CNT_PAGE_KINDS] = { MP_PAGE_4K, MP_PAGE_2M, MP_PAGE_1G };
+
+enum mp_page mp_cnt_page_kind(unsigned kind)
+{
+	return kind < MP_CNT_PAGE_KINDS ? page_kinds[kind] : MP_PAGE_ANY;
+}
+
+static uint64_t array_bytes(const struct mp_cnt *k, uint64_t page)
+{
+	uint64_t bytes = k->c->cfg->arena_bytes / ARRAY_PARTS * ARRAY_SHARE;
+
+	if (page && bytes > (uint64_t)MP_CNT_TLB_PAGES * page)
+		bytes = (uint64_t)MP_CNT_TLB_PAGES * page;
+	return bytes - bytes % (page ? page : ARRAY_ALIGN);
+}
+
+static enum mp_status array_alloc(struct mp_cnt *k, uint64_t bytes, uint64_t align,
+				  enum mp_page page, struct mp_mem *m)
+{
+	struct mp_mem_req req = { .bytes = bytes, .align = align, .page = page, .contiguous = true };
+
+	return k->c->p->ops->mem_alloc(k->c->p, &req, m);
+}
+
+enum mp_status mp_cnt_array(struct mp_cnt *k, struct mp_mem *m)
+{
+	enum mp_status st = array_alloc(k, array_bytes(k, 0), ARRAY_ALIGN, MP_PAGE_2M, m);
+
+	if (st != MP_OK)
+		mp_probe_fail(k->c, "could not allocate the array (three quarters of the arena)");
+	return st;
+}
+
+bool mp_cnt_array_pages(struct mp_cnt *k, unsigned kind, const uint64_t *seen, unsigned nseen,
+			struct mp_mem *m)
+{
+	struct mp_platform *p = k->c->p;
+	uint64_t page;
+
+	if (array_alloc(k, 4096, 4096, page_kinds[kind], m) != MP_OK)
+		return false;
+	page = m->page_bytes;
+	p->ops->mem_free(p, m);
+	for (unsigned j = 0; j < nseen; j++)
+		if (seen[j] == page)
+			return false;
+	return array_bytes(k, page) >= page &&
+	       array_alloc(k, array_bytes(k, page), page, page_kinds[kind], m) == MP_OK &&
+	       m->page_bytes == page;
 }
 
 /* ---- opening: overhead and sanity ---- */

@@ -88,6 +88,30 @@ struct mp_cnt_decision {
 enum mp_status mp_cnt_decide(struct mp_cnt *k, const struct mp_cnt_decision *d,
 			     struct mp_cnt_tally *t);
 
+/*
+ * "The array" (AMP 3) a counter probe works in: three quarters of the arena
+ * (3.3's experiments span twice a capacity).  For the caches on 2M pages
+ * where the platform has them, 2M aligned; for the TLBs on each page size
+ * the platform maps (kind i of MP_CNT_PAGE_KINDS, false when it maps no
+ * size not already in seen[]), at most MP_CNT_TLB_PAGES pages.
+ */
+#define MP_CNT_PAGE_KINDS 3u
+#define MP_CNT_TLB_PAGES 16384u
+enum mp_status mp_cnt_array(struct mp_cnt *k, struct mp_mem *m);
+bool mp_cnt_array_pages(struct mp_cnt *k, unsigned kind, const uint64_t *seen, unsigned nseen,
+			struct mp_mem *m);
+enum mp_page mp_cnt_page_kind(unsigned kind);
+
+/* The levels the counters measure, by the event that counts their misses. */
+struct mp_cnt_level {
+	enum mp_event ev;
+	int32_t level;
+	bool tlb;
+};
+
+extern const struct mp_cnt_level mp_cnt_levels[];
+extern const unsigned mp_cnt_nlevels;
+
 /* Is the event counted and sane? */
 static inline bool mp_cnt_has(const struct mp_cnt *k, enum mp_event e)
 {

@@ -11,28 +11,6 @@
 #include "core/probes.h"
 #include "core/str.h"
 
-/* "The array" (AMP 3): three quarters of the arena, for the largest
- * footprint tried (3.3 spans twice the capacity). */
-#define ARRAY_PARTS 4u
-#define ARRAY_SHARE 3u
-/* TLB footprints stop at this many pages (no TLB we know has 8K entries). */
-#define TLB_MAX_PAGES 16384u
-
-static const struct {
-	enum mp_event ev;
-	int32_t level;
-	bool tlb;
-} levels[] = {
-	{ MP_EV_L1D_MISS, 1, false }, { MP_EV_L2_MISS, 2, false },
-	{ MP_EV_L3_MISS, 3, false },  { MP_EV_L4_MISS, 4, false },
-	{ MP_EV_DTLB1_MISS, 1, true }, { MP_EV_DTLB2_MISS, 2, true },
-};
-#define NLEVELS (sizeof(levels) / sizeof(levels[0]))
-
-/* The page sizes to ask for: the platform maps the nearest it can (the base page first). */
-static const enum mp_page tlb_pages[] = { MP_PAGE_4K, MP_PAGE_2M, MP_PAGE_1G };
-#define NPAGES (sizeof(tlb_pages) / sizeof(tlb_pages[0]))
-
 /* What one level's votes decided, recorded once its type is known. */
 struct decided {
 	struct mp_cnt_tally t[MP_PARAM_COUNT];
@@ -165,13 +143,13 @@ static unsigned measure_levels(struct amp *a, bool tlb, enum mp_page page)
 	struct amp_above up = { 0, 0, 0, MP_EV_COUNT };
 	unsigned done = 0;
 
-	for (unsigned i = 0; i < NLEVELS && a->c->self->status == MP_PROBE_OK; i++) {
-		struct amp_level l = { .a = a, .ev = levels[i].ev, .tlb = tlb,
-				       .level = levels[i].level, .page = page, .above = up };
+	for (unsigned i = 0; i < mp_cnt_nlevels && a->c->self->status == MP_PROBE_OK; i++) {
+		struct amp_level l = { .a = a, .ev = mp_cnt_levels[i].ev, .tlb = tlb,
+				       .level = mp_cnt_levels[i].level, .page = page, .above = up };
 
-		if (levels[i].tlb != tlb || !mp_cnt_has(&a->k, l.ev))
+		if (mp_cnt_levels[i].tlb != tlb || !mp_cnt_has(&a->k, l.ev))
 			continue;
-		a->c->p->ops->progress(a->c->p, "amp", i, NLEVELS);
+		a->c->p->ops->progress(a->c->p, "amp", i, mp_cnt_nlevels);
 		if (!measure_level(&l))
 			continue;
 		pass_down(&l, &up);
@@ -180,61 +158,28 @@ static unsigned measure_levels(struct amp *a, bool tlb, enum mp_page page)
 	return done;
 }
 
-static uint64_t array_bytes(const struct amp *a, uint64_t page)
-{
-	uint64_t bytes = a->c->cfg->arena_bytes / ARRAY_PARTS * ARRAY_SHARE;
-
-	if (page && bytes > (uint64_t)TLB_MAX_PAGES * page)
-		bytes = (uint64_t)TLB_MAX_PAGES * page;
-	return bytes - bytes % (page ? page : 4096);
-}
-
 static unsigned measure_caches(struct amp *a)
 {
 	unsigned n;
 
-	if (!(a->k.events & MP_CNT_CACHE_EVENTS))
-		return 0;
-	if (mp_probe_alloc(a->c, array_bytes(a, 0), MP_PAGE_2M, &a->mem) != MP_OK)
+	if (!(a->k.events & MP_CNT_CACHE_EVENTS) || mp_cnt_array(&a->k, &a->mem) != MP_OK)
 		return 0;
 	n = measure_levels(a, false, MP_PAGE_2M);
 	a->c->p->ops->mem_free(a->c->p, &a->mem);
 	return n;
 }
 
-/* The array for one page size; false when the platform maps no new page size for it. */
-static bool open_pages(struct amp *a, unsigned i, uint64_t *seen, unsigned nseen)
-{
-	struct mp_platform *p = a->c->p;
-	struct mp_mem_req req = { .bytes = array_bytes(a, 4096), .align = 4096,
-				  .page = tlb_pages[i] };
-	uint64_t page;
-
-	if (p->ops->mem_alloc(p, &req, &a->mem) != MP_OK)
-		return false;
-	for (unsigned j = 0; j < nseen; j++)
-		if (seen[j] == a->mem.page_bytes)
-			return p->ops->mem_free(p, &a->mem), false;
-	/* Now that the page size is known: as many pages as the arena allows. */
-	page = a->mem.page_bytes;
-	p->ops->mem_free(p, &a->mem);
-	req.bytes = array_bytes(a, page);
-	req.align = page;
-	return req.bytes >= page && p->ops->mem_alloc(p, &req, &a->mem) == MP_OK &&
-	       a->mem.page_bytes == page;
-}
-
 /* The data TLBs for each page size the platform maps. */
 static unsigned measure_tlbs(struct amp *a)
 {
-	uint64_t seen[NPAGES];
+	uint64_t seen[MP_CNT_PAGE_KINDS];
 	unsigned n = 0, nseen = 0;
 
-	for (unsigned i = 0; i < NPAGES && (a->k.events & MP_CNT_TLB_EVENTS); i++) {
-		if (!open_pages(a, i, seen, nseen))
+	for (unsigned i = 0; i < MP_CNT_PAGE_KINDS && (a->k.events & MP_CNT_TLB_EVENTS); i++) {
+		if (!mp_cnt_array_pages(&a->k, i, seen, nseen, &a->mem))
 			continue;
 		seen[nseen++] = a->mem.page_bytes;
-		n += measure_levels(a, true, tlb_pages[i]);
+		n += measure_levels(a, true, mp_cnt_page_kind(i));
 		a->c->p->ops->mem_free(a->c->p, &a->mem);
 	}
 	return n;

@@ -8,6 +8,7 @@
 /* Probe entry points (their table is in core/suite.c). */
 void mp_probe_latency(struct mp_ctx *c);
 void mp_probe_amp(struct mp_ctx *c);
+void mp_probe_papi(struct mp_ctx *c);
 void mp_probe_l1(struct mp_ctx *c);
 void mp_probe_compact(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);

@@ -23,6 +23,8 @@ const struct mp_probe_def mp_probes[] = {
 	  mp_probe_policy, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
+	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
+	  mp_probe_papi, MP_METHOD_COUNTERS },
 };
 const unsigned mp_nprobes = sizeof(mp_probes) / sizeof(mp_probes[0]);
 

@@ -10,9 +10,22 @@
 
 #include "tests/unit/counter_sim.h"
 
-/* The probes under test, each recording under its own name. */
-static const char *const probes[] = { "amp" };
+/*
+ * The probes under test, each recording under its own name.  PAPI's
+ * cacheBlock cannot tell the associativity where the level above holds
+ * case 3's elements (its model has no level above): there a missing value
+ * is allowed, a wrong one never.
+ */
+static const char *const probes[] = { "amp", "papi" };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
+
+static void cs_check_ways(const struct cs_run *s, const char *probe,
+			  const struct mp_structure *st, int64_t want)
+{
+	if (!strcmp(probe, "papi") && !cs_find(s, probe, st, MP_PARAM_WAYS))
+		return;
+	cs_check(s, probe, st, MP_PARAM_WAYS, want);
+}
 
 static void check_cache(const struct cs_run *s, const char *probe,
 			const struct mp_sim_cache_model *c)
@@ -21,7 +34,7 @@ static void check_cache(const struct cs_run *s, const char *probe,
 
 	cs_check(s, probe, &st, MP_PARAM_SIZE, (int64_t)c->size);
 	cs_check(s, probe, &st, MP_PARAM_LINE, (int64_t)c->line);
-	cs_check(s, probe, &st, MP_PARAM_WAYS, (int64_t)c->ways);
+	cs_check_ways(s, probe, &st, (int64_t)c->ways);
 	if (!strcmp(probe, "amp"))
 		cs_check(s, probe, &st, MP_PARAM_WRITE_ALLOCATE, c->write_allocate ? MP_YES : MP_NO);
 }
@@ -32,14 +45,14 @@ static void check_tlb(const struct cs_run *s, const char *probe, const struct mp
 
 	cs_check(s, probe, &st, MP_PARAM_ENTRIES, (int64_t)t->entries);
 	cs_check(s, probe, &st, MP_PARAM_PAGE, (int64_t)t->page);
-	cs_check(s, probe, &st, MP_PARAM_WAYS, (int64_t)t->ways);
+	cs_check_ways(s, probe, &st, (int64_t)t->ways);
 }
 
 static void one(const char *path)
 {
 	struct cs_run s;
 
-	if (!cs_open(&s, path, MP_METHOD_COUNTERS, "amp"))
+	if (!cs_open(&s, path, MP_METHOD_COUNTERS, "amp,papi"))
 		return;
 	cs_suite(&s);
 	for (unsigned p = 0; p < NPROBES; p++) {
