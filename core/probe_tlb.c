@@ -145,22 +145,35 @@ static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 	return o->s.x[i < 0 ? 0 : i];
 }
 
-static bool confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES };
+
+/*
+ * PIECES: on large pages, T(2,k) already misses where T(1,k) fits the
+ * first level, as if the TLB held pieces of a page rather than pages (a
+ * hypervisor backing a guest's 2M pages with 4K ones: each of a page's
+ * lines then needs its own entry).  (On base pages T(2,k) can miss there
+ * for a cache boundary of its own.)
+ */
+static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
 	uint64_t lo = confirm_point(o, k, false), hi = confirm_point(o, k, true);
-	double rise1 = o->steps.plateau[k + 1].level - o->steps.plateau[k].high;
+	double below = o->steps.plateau[k].high;
+	double rise1 = o->steps.plateau[k + 1].level - below;
 
 	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
 		struct mp_ref_pages a = tstring(t, lo, n), b = tstring(t, hi, n);
 		double ta, tb;
 
 		if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
-			return false;
+			return NOT_TLB;
+		if (n == 2 && k == 0 && t->page >= LARGE_PAGE &&
+		    ta - below >= TLB_CONFIRM_FRAC * rise1)
+			return PIECES;
 		if (tb - ta < TLB_CONFIRM_FRAC * rise1 ||
 		    mp_log2(tb / ta) <= MP_STEP_NOISE_K * o->steps.noise)
-			return false;
+			return NOT_TLB;
 	}
-	return true;
+	return TLB_BOUNDARY;
 }
 
 /*
@@ -265,6 +278,8 @@ static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const cha
 		mp_curve_add_point(cv, (double)o->s.x[i], mp_probe_time(t->c, o->s.best[i]));
 }
 
+static void note(struct mp_ctx *c, const char *what, uint64_t page);
+
 /* Confirm, measure and record every level the curve shows. */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
@@ -272,9 +287,15 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 	int32_t n = 0;
 
 	for (int32_t k = 0; k < o->steps.nsteps && n < MP_STEPS_MAX; k++) {
+		enum verdict v;
+
 		t->c->p->ops->progress(t->c->p, "tlb levels", (uint64_t)k,
 				       (uint64_t)o->steps.nsteps);
-		if (!confirmed(t, o, k))
+		v = confirmed(t, o, k);
+		if (v == PIECES)
+			note(t->c, "several lines of a page take several entries: the pages are "
+				   "mapped in smaller pieces underneath (a hypervisor?)", t->page);
+		if (v != TLB_BOUNDARY)
 			continue;
 		lv[n].entries = entries(t, o, k);
 		lv[n].below = o->steps.plateau[k].high;
