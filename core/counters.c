@@ -90,12 +90,12 @@ enum mp_status mp_cnt_count(struct mp_cnt *k, const struct mp_run *r, struct mp_
 	st = mp_run(k->c->p, r, s);
 	if (st != MP_OK)
 		return st;
+	check_bounds(k, r, s);
 	for (unsigned e = 0; e < MP_EV_COUNT; e++) {
 		uint64_t v = (s->valid & MP_EV_BIT(e)) ? s->count[e] : 0;
 
 		s->count[e] = v > k->overhead[e] ? v - k->overhead[e] : 0;
 	}
-	check_bounds(k, r, s);
 	return MP_OK;
 }
 
@@ -263,6 +263,8 @@ static enum mp_status measure_overhead(struct mp_cnt *k, struct mp_mem *m)
 		r.events = k->events;
 		k->runs++;
 		st = mp_run(k->c->p, &r, &s);
+		if (st == MP_OK)
+			check_bounds(k, &r, &s);
 		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++) {
 			uint64_t v = (s.valid & MP_EV_BIT(e)) ? s.count[e] : 0;
 

@@ -27,8 +27,12 @@ static void link_group(uint8_t *head, uint8_t *next, uint64_t per, uint64_t stri
 void *mp_cs_grouped(uint8_t *base, uint64_t bytes, uint64_t stride, uint64_t group,
 		    struct mp_rng *g)
 {
-	uint64_t per = group / stride;
 	uint8_t *cur = base;
+	uint64_t per;
+
+	if (group > bytes)              /* a region smaller than one group is one group */
+		group = bytes - bytes % stride;
+	per = group / stride;
 
 	/* The group heads first form a shuffled cycle of their own ... */
 	mp_ref_cycle(base, bytes / group, group, g);
