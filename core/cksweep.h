@@ -102,9 +102,10 @@ uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint
 
 /*
  * Sweep C(k) over the grid footprints of [k->lo, k->hi] through memory m
- * (at least hi bytes) and analyse the curve.  Each run builds a fresh
- * string (Cooper-Xu 3.3: "recreating the reference string at each size and
- * trial"), walks it once to warm the caches, and times one window.
+ * (at least hi bytes) and analyse the curve.  Each visit empties the
+ * caches where the platform can, builds a fresh string (Cooper-Xu 3.3:
+ * "recreating the reference string at each size and trial"), walks it once
+ * to warm the caches (not above cold_above) and times whole passes.
  */
 enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
 			   struct mp_ck *k);
