@@ -96,6 +96,7 @@ static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsig
 	steps = f.n < SIZE_STEPS ? f.n : SIZE_STEPS;
 	if (st == MP_OK)
 		st = counts(&f, steps, min);
+	f.events = 0;
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
 		struct mp_curve *c = curves ? curves[i] : NULL;
 
@@ -103,11 +104,14 @@ static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsig
 			mp_curve_add_point(c, (double)bytes, (double)min[lv[i].ev] / (double)steps);
 		if (!clean(min[lv[i].ev], steps) || steps == f.n)
 			record(&lv[i], bytes, min[lv[i].ev], steps);
+		else    /* a clean window is no proof: a whole pass decides */
+			f.events |= MP_EV_BIT(lv[i].ev);
 	}
-	if (st == MP_OK && steps < f.n)
+	if (st == MP_OK && f.events)
 		st = counts(&f, f.n, min);
-	for (unsigned i = 0; i < n && st == MP_OK && steps < f.n; i++)
-		record(&lv[i], bytes, min[lv[i].ev], f.n);
+	for (unsigned i = 0; i < n && st == MP_OK && f.events; i++)
+		if (f.events & MP_EV_BIT(lv[i].ev))
+			record(&lv[i], bytes, min[lv[i].ev], f.n);
 	return st;
 }
 
