@@ -85,8 +85,11 @@ static bool unit_and_size(struct amp_level *l, struct decided *d)
 	if (!vote(l, amp_boundary, size, d))
 		return note(l->a, l, "no footprint within the array thrashed it"), false;
 	l->boundary = (uint64_t)d->t[size].value;
-	if (amp_settle_size(l, &ok) != MP_OK || !ok)
-		note(l->a, l, "no associativity explains its capacity; the capacity is its boundary");
+	if (amp_settle_size(l, &ok) != MP_OK || !ok) {
+		note(l->a, l, "no associativity explains where its misses begin: capacity not told");
+		d->have[size] = false;
+		return true;
+	}
 	d->t[size].value = (int64_t)(l->tlb ? l->size / l->unit : l->size);
 	if (l->exclusive)
 		note(l->a, l, "its misses begin only when it and the levels above are full (an "
@@ -108,19 +111,56 @@ static enum mp_kind level_type(struct amp_level *l)
 	return l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
 }
 
+/*
+ * In memory that is not physically contiguous a physically indexed level's
+ * sets depend on where the frames fell: the capacity and the ways are
+ * measured again in the other half of the array, and kept only if the
+ * frames there tell the same.
+ */
+static bool frames_agree(struct amp_level *l)
+{
+	struct amp *a = l->a;
+	struct mp_mem whole = a->mem;
+	struct mp_cnt_tally t;
+	uint64_t size = l->size, ways = l->ways, half = whole.bytes / 2;
+	bool ok = false;
+
+	if (whole.contiguous || l->tlb)
+		return true;
+	half -= half % whole.page_bytes;
+	a->mem.base += half;
+	a->mem.bytes -= half;
+	if (amp_boundary(l, &t) == MP_OK && t.value != MP_NA) {
+		l->boundary = (uint64_t)t.value;
+		ok = amp_settle_size(l, &ok) == MP_OK && ok && l->size == size &&
+		     amp_ways(l, &t) == MP_OK && t.value == (int64_t)ways;
+	}
+	a->mem = whole;
+	l->size = size;
+	l->ways = ways;
+	if (!ok)
+		note(a, l, "memory not physically contiguous and its sets depend on the frames: "
+			   "capacity and ways not told");
+	return ok;
+}
+
 /* One level, every parameter; its values go into the result. */
 static bool measure_level(struct amp_level *l)
 {
 	struct decided d = { 0 };
+	enum mp_param size = l->tlb ? MP_PARAM_ENTRIES : MP_PARAM_SIZE;
 
 	if (!unit_and_size(l, &d))
 		return false;
-	if (vote(l, amp_ways, MP_PARAM_WAYS, &d))
+	if (d.have[size] && vote(l, amp_ways, MP_PARAM_WAYS, &d))
 		l->ways = (uint64_t)d.t[MP_PARAM_WAYS].value;
-	if (!l->tlb) {
+	if (l->ways && !frames_agree(l)) {
+		d.have[size] = d.have[MP_PARAM_WAYS] = false;
+		l->ways = 0;
+	}
+	if (!l->tlb && l->ways) {
 		vote(l, amp_write_allocate, MP_PARAM_WRITE_ALLOCATE, &d);
-		if (l->ways)
-			vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
+		vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
 	}
 	record(l->a, l, level_type(l), &d);
 	return true;

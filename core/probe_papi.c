@@ -12,6 +12,10 @@
 #include "core/probes.h"
 #include "core/str.h"
 
+/* Other places in the array where the capacities are measured again when
+ * the memory is not physically contiguous (from its middle, a quarter in). */
+#define FRAME_SAMPLES 2u
+
 static struct papi papi;
 
 /* The type AMP found for the level, else the usual one. */
@@ -89,6 +93,57 @@ static void add_curves(struct papi *p, const struct papi_level *lv, unsigned n)
 	}
 }
 
+/* Capacities measured again on the array from `from` on. */
+static enum mp_status sizes_from(struct papi *p, const struct papi_level *lv, unsigned n,
+				 uint64_t from, struct papi_level *again)
+{
+	struct mp_mem whole = p->mem;
+	enum mp_status st;
+
+	for (unsigned i = 0; i < n; i++)
+		again[i] = (struct papi_level){ .ev = lv[i].ev, .above = lv[i].above,
+						.level = lv[i].level, .unit = lv[i].unit };
+	p->mem.base += from;
+	p->mem.bytes -= from;
+	st = papi_cache_size(p, again, n);
+	p->mem = whole;
+	return st;
+}
+
+/*
+ * In memory that is not physically contiguous a physically indexed level's
+ * sets depend on where the frames fell: cacheSize again from a quarter and
+ * from the middle of the array; a level whose capacity comes out otherwise
+ * anywhere is not told.
+ */
+static enum mp_status frames_agree(struct papi *p, struct papi_level *lv, unsigned n)
+{
+	struct papi_level again[PAPI_MAX_LEVELS];
+	struct mp_curve *curves[PAPI_MAX_LEVELS];
+	enum mp_status st = MP_OK;
+
+	if (p->mem.contiguous || lv[0].tlb)
+		return MP_OK;
+	for (unsigned i = 0; i < n; i++) {
+		curves[i] = p->curve[i];
+		p->curve[i] = NULL;
+	}
+	for (unsigned part = 1; part <= FRAME_SAMPLES && st == MP_OK; part++) {
+		uint64_t from = p->mem.bytes / (2 * part);
+
+		st = sizes_from(p, lv, n, from - from % p->mem.page_bytes, again);
+		for (unsigned i = 0; i < n && st == MP_OK; i++)
+			if (lv[i].size && again[i].size != lv[i].size) {
+				lv[i].size = 0;
+				note(p, &lv[i], "memory not physically contiguous and its sets "
+						"depend on the frames: capacity not told");
+			}
+	}
+	for (unsigned i = 0; i < n; i++)
+		p->curve[i] = curves[i];
+	return st;
+}
+
 /* cacheBlock for the units, cacheSize for all, cacheBlock again for the ways. */
 static unsigned measure(struct papi *p, bool tlb)
 {
@@ -106,6 +161,8 @@ static unsigned measure(struct papi *p, bool tlb)
 		return 0;
 	add_curves(p, lv, n);
 	st = papi_cache_size(p, lv, n);
+	if (st == MP_OK)
+		st = frames_agree(p, lv, n);
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
 		st = papi_ways(p, &lv[i]);
 		if (lv[i].size && !lv[i].ways)

@@ -27,16 +27,89 @@ static void cs_check_ways(const struct cs_run *s, const char *probe,
 	cs_check(s, probe, st, MP_PARAM_WAYS, want);
 }
 
+/* The page size of the probes' array: 2M where the model maps 2M pages, else its base page. */
+static uint64_t array_page(const struct mp_sim_model *m)
+{
+	uint64_t base = UINT64_MAX;
+
+	for (int i = 0; i < m->ntlbs; i++) {
+		if (m->tlbs[i].page == (2u << 20))
+			return m->tlbs[i].page;
+		base = m->tlbs[i].page < base ? m->tlbs[i].page : base;
+	}
+	return base == UINT64_MAX ? 4096 : base;
+}
+
+/*
+ * A physically indexed level whose way is larger than a page, in scattered
+ * frames: its sets depend on where the frames fall (no probe can choose
+ * them through the seam).  The probes must then say "not told", never give
+ * a wrong value.
+ */
+static int frame_bound(const struct mp_sim_model *m, const struct mp_sim_cache_model *c)
+{
+	return m->frames.mode == MP_SIM_FRAMES_SCATTERED && c->physical &&
+	       c->size / c->ways > array_page(m);
+}
+
+/* The level above on the data path, or NULL. */
+static const struct mp_sim_cache_model *above(const struct mp_sim_model *m,
+					      const struct mp_sim_cache_model *c)
+{
+	for (int i = 0; i < m->ncaches; i++)
+		if (m->caches[i].level == c->level - 1 && m->caches[i].type != MP_KIND_INSTRUCTION)
+			return &m->caches[i];
+	return NULL;
+}
+
+/*
+ * An exclusive level whose way span equals the level above's: every line
+ * of one of its sets shares one set of the level above, so to miss
+ * counters the two are one set of both levels' ways (no access can reach
+ * one and not the other).  The probes see, and must report, that set.
+ */
+static int joined(const struct mp_sim_model *m, const struct mp_sim_cache_model *c,
+		  int64_t *size, int64_t *ways)
+{
+	const struct mp_sim_cache_model *u = above(m, c);
+
+	if (c->inclusion != MP_INCL_EXCLUSIVE || !u || u->size / u->ways != c->size / c->ways)
+		return 0;
+	*size = (int64_t)(c->size + u->size);
+	*ways = (int64_t)(c->ways + u->ways);
+	return 1;
+}
+
+static void check_value(const struct cs_run *s, const char *probe, const struct mp_structure *st,
+			enum mp_param p, int64_t want, int may_lack)
+{
+	if (may_lack && !cs_find(s, probe, st, p)) {
+		printf("# %s: %s L%d %s not told: scattered frames decide its sets\n", s->name,
+		       probe, (int)st->level, mp_param_name(p));
+		return;
+	}
+	cs_check(s, probe, st, p, want);
+}
+
 static void check_cache(const struct cs_run *s, const char *probe,
 			const struct mp_sim_cache_model *c)
 {
 	struct mp_structure st = { c->level, c->type, false, MP_NA };
+	int64_t size = (int64_t)c->size, ways = (int64_t)c->ways;
+	int lack = frame_bound(&s->model, c);
 
-	cs_check(s, probe, &st, MP_PARAM_SIZE, (int64_t)c->size);
+	if (joined(&s->model, c, &size, &ways))
+		printf("# %s: L%d exclusive under a level of the same way span: one set of %lld "
+		       "ways, %lld bytes to the counters\n", s->name, (int)c->level,
+		       (long long)ways, (long long)size);
+	check_value(s, probe, &st, MP_PARAM_SIZE, size, lack);
 	cs_check(s, probe, &st, MP_PARAM_LINE, (int64_t)c->line);
-	cs_check_ways(s, probe, &st, (int64_t)c->ways);
+	if (!strcmp(probe, "papi") && !cs_find(s, probe, &st, MP_PARAM_WAYS))
+		return;
+	check_value(s, probe, &st, MP_PARAM_WAYS, ways, lack);
 	if (!strcmp(probe, "amp"))
-		cs_check(s, probe, &st, MP_PARAM_WRITE_ALLOCATE, c->write_allocate ? MP_YES : MP_NO);
+		check_value(s, probe, &st, MP_PARAM_WRITE_ALLOCATE, c->write_allocate ? MP_YES : MP_NO,
+			    lack);
 }
 
 static void check_tlb(const struct cs_run *s, const char *probe, const struct mp_sim_tlb_model *t)
