@@ -239,7 +239,7 @@ void mp_probe_amp(struct mp_ctx *c)
 	st = mp_cnt_open(&a->k, c);
 	if (st == MP_UNSUPPORTED)
 		return mp_probe_unsupported(c, "the platform counts no cache or TLB miss "
-					       "events; the timing probes measure instead");
+					       "events; only timing measures here");
 	if (st != MP_OK)
 		return mp_probe_fail(c, "the counters could not be set up");
 	caches = measure_caches(a);

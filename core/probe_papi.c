@@ -202,7 +202,7 @@ void mp_probe_papi(struct mp_ctx *c)
 	st = mp_cnt_open(&p->k, c);
 	if (st == MP_UNSUPPORTED)
 		return mp_probe_unsupported(c, "the platform counts no cache or TLB miss "
-					       "events; the timing probes measure instead");
+					       "events; only timing measures here");
 	if (st != MP_OK)
 		return mp_probe_fail(c, "the counters could not be set up");
 	if ((p->k.events & MP_CNT_CACHE_EVENTS) && mp_cnt_array(&p->k, &p->mem) == MP_OK) {
