@@ -179,39 +179,6 @@ static inline const struct mp_counted *cs_find(const struct cs_run *s, const cha
 	return NULL;
 }
 
-/*
- * Known gaps of the counter probes (issue 5 is open for them): these
- * structures are not yet recovered exactly.  A mismatch here prints an INFO
- * line instead of a FAIL; it is never counted as a pass.  Remove an entry as
- * soon as its structure is recovered.
- */
-static const struct {
-	const char *model, *probe, *structure;
-} cs_known_gaps[] = {
-	{ "athlon-mp-2800", "amp", "L2 unified" },  /* exclusive L2 acts as one set with L1 */
-	{ "athlon-mp-2800", "papi", "L2 unified" },
-	{ "cortex-a9", "amp", "L1 data" },          /* random replacement */
-	{ "cortex-a9", "amp", "L2 unified" },
-	{ "cortex-a9", "papi", "L1 data" },
-	{ "cortex-a9", "papi", "L2 unified" },
-	{ "pentium4-2200", "amp", "L2 unified" },
-	{ "pentium4-2200", "papi", "L2 unified" },
-	{ "power9", "amp", "L3 unified" },
-	{ "power9", "papi", "L3 unified" },
-	{ "sapphire-rapids", "amp", "L3 unified" },
-	{ "sapphire-rapids", "papi", "L3 unified" },
-};
-
-static inline int cs_known_gap(const char *model, const char *probe, const char *label)
-{
-	for (size_t i = 0; i < sizeof(cs_known_gaps) / sizeof(cs_known_gaps[0]); i++) {
-		if (!strcmp(model, cs_known_gaps[i].model) && !strcmp(probe, cs_known_gaps[i].probe) &&
-		    !strncmp(label, cs_known_gaps[i].structure, strlen(cs_known_gaps[i].structure)))
-			return 1;
-	}
-	return 0;
-}
-
 static inline void cs_check(const struct cs_run *s, const char *probe, const struct mp_structure *st,
 		     enum mp_param p, int64_t want)
 {
@@ -219,11 +186,6 @@ static inline void cs_check(const struct cs_run *s, const char *probe, const str
 	char label[MP_TEXT_LEN];
 
 	mp_param_label(label, sizeof(label), st, p);
-	if (!(c && c->value == want) && cs_known_gap(s->name, probe, label)) {
-		printf("INFO known gap (issue 5 open): %s: %s %s: got %lld, model %lld\n", s->name,
-		       probe, label, c ? (long long)c->value : -1LL, (long long)want);
-		return;
-	}
 	CHECK(c && c->value == want, "%s: %s %s: got %lld (%d/%d votes), model %lld", s->name,
 	      probe, label, c ? (long long)c->value : -1LL, c ? (int)c->votes : 0,
 	      c ? (int)c->of : 0, (long long)want);
