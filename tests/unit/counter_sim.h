@@ -16,11 +16,11 @@
 #include "core/config.h"
 #include "core/suite.h"
 #include "tests/check.h"
+#include "tests/unit/probe_sim.h"
 #include "tests/sim/sim.h"
 
-#define CS_MODELS_DIR "tests/sim/models"
-#define CS_MAX_MODELS 64
-#define CS_PATH 512
+/* The model list and the clock come from the probe tests' helpers. */
+#define CS_PATH PS_PATH
 /* One model's counter suite must stay under this (issue 4 allows the timing suite 30 s). */
 #define CS_MODEL_SECONDS 60.0
 /* The arena: this many times the largest reach (3.3's experiment spans twice
@@ -36,38 +36,6 @@ struct cs_run {
 	char name[CS_PATH];
 	double wall;
 };
-
-static inline int cs_cmp(const void *a, const void *b)
-{
-	return strcmp((const char *)a, (const char *)b);
-}
-
-static inline int cs_models(char (*paths)[CS_PATH])
-{
-	DIR *d = opendir(CS_MODELS_DIR);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < CS_MAX_MODELS) {
-		size_t len = strlen(e->d_name);
-
-		if (len > 6 && strcmp(e->d_name + len - 6, ".model") == 0)
-			snprintf(paths[n++], CS_PATH, "%s/%s", CS_MODELS_DIR, e->d_name);
-	}
-	closedir(d);
-	qsort(paths, (size_t)n, CS_PATH, cs_cmp);
-	return n;
-}
-
-static inline double cs_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Enough memory for the largest cache or TLB reach of the model. */
 static inline uint64_t cs_arena(const struct mp_sim_model *m)
@@ -130,10 +98,10 @@ static inline int cs_open_text(struct cs_run *s, const char *name, const char *t
 
 static inline void cs_suite(struct cs_run *s)
 {
-	double t0 = cs_now();
+	double t0 = ps_wall();
 
 	mp_suite_run(s->p, &s->cfg, &s->r);
-	s->wall = cs_now() - t0;
+	s->wall = ps_wall() - t0;
 }
 
 static inline void cs_close(struct cs_run *s)

@@ -145,11 +145,11 @@ static void one(const char *path)
 
 int main(int argc, char **argv)
 {
-	static char paths[CS_MAX_MODELS][CS_PATH];
-	int n = argc > 1 ? argc - 1 : cs_models(paths);
+	static char paths[PS_MAX_MODELS][CS_PATH];
+	int n = argc > 1 ? argc - 1 : ps_models(paths);
 
 	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	CHECK(n > 0, "model files found in %s", CS_MODELS_DIR);
+	CHECK(n > 0, "model files found in %s", PS_MODELS_DIR);
 	for (int i = 0; i < n; i++)
 		one(argc > 1 ? argv[i + 1] : paths[i]);
 	return check_done();
