@@ -62,7 +62,7 @@ static int bench(const struct mp_sim_model *m, const char *what, uint64_t bytes,
 	double best = 0, cycles = 0;
 	void *end;
 
-	if (!s || !chain || !mp_sim_map(s, (uint64_t)(uintptr_t)chain, bytes, 0)) {
+	if (!s || !chain || !mp_sim_map(s, (uint64_t)(uintptr_t)chain, bytes, 0, false)) {
 		printf("%s: cannot set up\n", what);
 		return 1;
 	}

@@ -9,7 +9,7 @@
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
- *   frames mode= [seed=]
+ *   frames mode= [seed=] [contiguous=]
  *
  * The first problem stops the parse with "FILE:LINE: what is wrong".
  */
@@ -75,6 +75,7 @@ static const struct word pf_words[] = { { "none", MP_SIM_PF_NONE },
 static const struct word frames_words[] = { { "contiguous", MP_SIM_FRAMES_CONTIGUOUS },
 					    { "scattered", MP_SIM_FRAMES_SCATTERED },
 					    { NULL, 0 } };
+static const struct word refuse_words[] = { { "granted", 0 }, { "refused", 1 }, { NULL, 0 } };
 
 enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL };
 
@@ -287,6 +288,7 @@ static const struct field noise_fields[] = {
 static const struct field frames_fields[] = {
 	MF("mode", F_ENUM, frames.mode, true, frames_words),
 	MF("seed", F_U64, frames.seed, false, NULL),
+	MF("contiguous", F_BOOL, frames.refuse_contiguous, false, refuse_words),
 	{ NULL, 0, 0, false, NULL },
 };
 

@@ -98,7 +98,7 @@ static enum mp_status sp_mem_alloc(struct mp_platform *p, const struct mp_mem_re
 	if (!hm || !req->bytes || (align & (align - 1)))
 		return free(hm), MP_ENOMEM;
 	base = host_alloc(len, align, hm);
-	if (!base || !mp_sim_map(s, (uint64_t)(uintptr_t)base, len, page)) {
+	if (!base || !mp_sim_map(s, (uint64_t)(uintptr_t)base, len, page, req->contiguous)) {
 		if (base)
 			munmap(base, len);
 		free(hm);
@@ -108,7 +108,7 @@ static enum mp_status sp_mem_alloc(struct mp_platform *p, const struct mp_mem_re
 	out->bytes = req->bytes;
 	mp_sim_translate(s, (uint64_t)(uintptr_t)base, &out->phys);
 	out->page_bytes = page;
-	out->contiguous = mp_sim_model(s)->frames.mode == MP_SIM_FRAMES_CONTIGUOUS || len <= page;
+	out->contiguous = mp_sim_contiguous(s, (uint64_t)(uintptr_t)base);
 	out->handle = hm;
 	return MP_OK;
 }

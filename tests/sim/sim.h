@@ -80,6 +80,7 @@ struct mp_sim_model {
 	struct {
 		enum mp_sim_frames mode;
 		uint64_t seed;
+		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
 	} frames;
 };
 
@@ -122,10 +123,15 @@ const struct mp_sim_model *mp_sim_model(const struct mp_sim *s);
 /*
  * Map [va, va + bytes) (page aligned) with pages of page_bytes (0: the base
  * page; a size no TLB of the model maps falls back to the base page).
- * Frames follow the model's `frames` mode.  Returns the page size used, 0
- * when the range overlaps a mapping or the table is full.
+ * Frames follow the model's `frames` mode; `contiguous` asks for one
+ * physically contiguous range (the identity map), which scattered frames
+ * grant unless the model refuses.  Returns the page size used, 0 when the
+ * range overlaps a mapping or the table is full.
  */
-uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page_bytes);
+uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page_bytes,
+		    bool contiguous);
+/* Is the mapping at va physically contiguous (identity-mapped, or one page)? */
+bool mp_sim_contiguous(struct mp_sim *s, uint64_t va);
 void mp_sim_unmap(struct mp_sim *s, uint64_t va);
 bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa);
 uint64_t mp_sim_base_page(const struct mp_sim *s);

@@ -10,6 +10,10 @@
  *               in their own 1 TB window above 2^52, far from the identity
  *               range, and never repeat; a map from frame to page gives the
  *               reverse (a line leaving a physically indexed cache).
+ *               A mapping that asks for contiguous memory gets the identity
+ *               map instead (host addresses lie far below the frames), as
+ *               bare metal or Linux's 1G hugetlbfs pages would give it,
+ *               unless the model says `contiguous=refused`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +87,17 @@ static bool overlaps(const struct mp_sim *s, uint64_t va, uint64_t bytes)
 	return false;
 }
 
-static bool give_frames(struct mp_sim *s, struct sim_region *r)
+static bool identity(const struct mp_sim *s, bool contiguous)
+{
+	return s->model.frames.mode == MP_SIM_FRAMES_CONTIGUOUS ||
+	       (contiguous && !s->model.frames.refuse_contiguous);
+}
+
+static bool give_frames(struct mp_sim *s, struct sim_region *r, bool contiguous)
 {
 	uint64_t pages = r->bytes >> r->shift;
 
-	if (s->model.frames.mode == MP_SIM_FRAMES_CONTIGUOUS) {
+	if (identity(s, contiguous)) {
 		r->pa = r->va;
 		return true;
 	}
@@ -113,11 +123,11 @@ bool sim_vm_va(const struct mp_sim *s, uint64_t pa, uint64_t *va)
 	uint64_t window = (pa - SCATTER_BASE) >> (SCATTER_WINDOW_BITS + 4);
 	uint64_t frame, *owner;
 
-	if (s->model.frames.mode == MP_SIM_FRAMES_CONTIGUOUS) {
+	if (s->model.frames.mode == MP_SIM_FRAMES_CONTIGUOUS || pa < SCATTER_BASE) {
 		*va = pa;
 		return true;
 	}
-	if (pa < SCATTER_BASE || window >= (uint64_t)s->npages)
+	if (window >= (uint64_t)s->npages)
 		return false;
 	frame = pa & ~((1ull << s->page_shift[window]) - 1);
 	owner = sim_map_get(&s->frame_owner, frame);
@@ -127,7 +137,8 @@ bool sim_vm_va(const struct mp_sim *s, uint64_t pa, uint64_t *va)
 	return true;
 }
 
-uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page_bytes)
+uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page_bytes,
+		    bool contiguous)
 {
 	uint64_t size = mp_sim_page_size(s, page_bytes);
 	int page = sim_vm_page_index(s, size);
@@ -144,7 +155,7 @@ uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page
 	r->bytes = bytes;
 	r->page = (uint32_t)page;
 	r->shift = s->page_shift[page];
-	if (!give_frames(s, r)) {
+	if (!give_frames(s, r, contiguous)) {
 		r->bytes = 0;
 		return 0;
 	}
@@ -201,6 +212,13 @@ struct sim_region *sim_vm_find(struct mp_sim *s, uint64_t va)
 		}
 	}
 	return NULL;
+}
+
+bool mp_sim_contiguous(struct mp_sim *s, uint64_t va)
+{
+	const struct sim_region *r = sim_vm_find(s, va);
+
+	return r && (!r->frame || r->bytes == 1ull << r->shift);
 }
 
 bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa)

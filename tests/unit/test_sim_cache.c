@@ -22,7 +22,7 @@ static struct mp_sim *build(const char *text)
 		CHECK(0, "model builds: %s", err);
 		return NULL;
 	}
-	mp_sim_map(s, BASE, SPAN, 0);
+	mp_sim_map(s, BASE, SPAN, 0, false);
 	return s;
 }
 

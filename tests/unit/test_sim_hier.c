@@ -19,7 +19,7 @@ static struct mp_sim *build(const char *text, uint64_t page)
 		CHECK(0, "model builds: %s", err);
 		return NULL;
 	}
-	mp_sim_map(s, BASE, 64ull << 20, page);
+	mp_sim_map(s, BASE, 64ull << 20, page, false);
 	return s;
 }
 
@@ -91,9 +91,9 @@ static void test_page_sizes(void)
 	struct mp_sim *s = build(both, 2 << 20), *t = build(tlb_model, 2 << 20);
 	uint64_t got;
 
-	got = mp_sim_map(s, BASE + (128 << 20), 4 << 20, 2 << 20);
+	got = mp_sim_map(s, BASE + (128 << 20), 4 << 20, 2 << 20, false);
 	CHECK_EQ_INT(got, 2 << 20, "2M pages where a TLB maps them");
-	got = mp_sim_map(t, BASE + (128 << 20), 4 << 20, 2 << 20);
+	got = mp_sim_map(t, BASE + (128 << 20), 4 << 20, 2 << 20, false);
 	CHECK_EQ_INT(got, PAGE, "the base page where none does");
 	for (uint64_t off = 0; off < (2 << 20); off += 64 * PAGE)
 		mp_sim_access(s, BASE + off, MP_SIM_LOAD);

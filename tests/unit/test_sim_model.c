@@ -317,7 +317,7 @@ static void exercise(const struct mp_sim_model *m, uint64_t *x)
 
 	if (!small(m) || !(s = mp_sim_new(m)))
 		return;
-	mp_sim_map(s, 1ull << 30, 1 << 20, 0);
+	mp_sim_map(s, 1ull << 30, 1 << 20, 0, false);
 	mp_sim_explain(s, fuzz_rand(x) & 1);
 	for (int i = 0; i < 300; i++)
 		mp_sim_access(s, (1ull << 30) + fuzz_rand(x) % (1 << 20),

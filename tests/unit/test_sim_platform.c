@@ -98,6 +98,33 @@ static void test_fields_and_memory(void)
 	mp_sim_platform_free(p);
 }
 
+/* Scattered frames grant a request for contiguous memory (the identity map)
+ * unless the model refuses it. */
+static void test_contiguous_request(void)
+{
+	static const char *const frames[] = { "frames mode=scattered seed=1\n",
+					      "frames mode=scattered seed=1 contiguous=refused\n" };
+	struct mp_mem_req req = { .bytes = 1 << 20, .align = 4096, .contiguous = true };
+
+	for (int refused = 0; refused < 2; refused++) {
+		char text[256];
+		struct mp_platform *p;
+		struct mp_mem m;
+		enum mp_status st;
+
+		snprintf(text, sizeof(text), "cache L1D size=4K line=64 ways=4 latency=1\n"
+			 "memory latency=9\n%s", frames[refused]);
+		p = platform(text, NULL, false);
+		st = p->ops->mem_alloc(p, &req, &m);
+		CHECK(st == MP_OK && m.contiguous == !refused &&
+		      (m.phys == (uint64_t)(uintptr_t)m.base) == !refused,
+		      "scattered, contiguous %s: contiguous=%d", refused ? "refused" : "granted",
+		      m.contiguous);
+		p->ops->mem_free(p, &m);
+		mp_sim_platform_free(p);
+	}
+}
+
 /* 64 lines in one page: the first pass misses each line, later passes hit. */
 static void test_chase(void)
 {
@@ -213,6 +240,7 @@ static void test_explain(void)
 int main(void)
 {
 	test_fields_and_memory();
+	test_contiguous_request();
 	test_chase();
 	test_sweeps_and_code();
 	test_sink();
