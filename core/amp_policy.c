@@ -153,7 +153,8 @@ static enum mp_status build_code(struct policy_job *j, struct mp_mem *code)
 	uint64_t per = CODE_FACTOR * (j->l->ways + (j->l->tlb ? 0 : j->l->above.ways));
 	uint64_t span = span_of(j->l), shift;
 	struct mp_mem_req req = { .bytes = (per + 1) * span, .align = 4096,
-				  .page = j->l->tlb ? j->l->page : MP_PAGE_2M, .exec = true };
+				  .page = j->l->tlb ? j->l->page : MP_PAGE_2M, .exec = true,
+				  .contiguous = true };
 	enum mp_status st;
 
 	j->blocks = 0;

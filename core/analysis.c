@@ -121,6 +121,15 @@ static void steep_runs(const double *x, const double *m, int32_t n, double noise
 	}
 }
 
+static double peak(const double *m, int32_t first, int32_t last)
+{
+	double top = m[first];
+
+	for (int32_t i = first + 1; i <= last; i++)
+		top = m[i] > top ? m[i] : top;
+	return top;
+}
+
 static void plateaus(const double *m, int32_t n, const struct cands *c, struct mp_plateau *p)
 {
 	for (int32_t k = 0; k <= c->n; k++) {
@@ -130,6 +139,7 @@ static void plateaus(const double *m, int32_t n, const struct cands *c, struct m
 		p[k].upper = median(m + (p[k].first + p[k].last + 1) / 2,
 				    p[k].last - (p[k].first + p[k].last + 1) / 2 + 1);
 		p[k].high = m[p[k].last];
+		p[k].peak = peak(m, p[k].first, p[k].last);
 	}
 }
 
@@ -275,9 +285,11 @@ int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, do
 	last[1].level = top;
 	last[1].upper = top;
 	last[1].high = top;
+	last[1].peak = top;
 	last->last = j;
 	last->level = median(m + last->first, j - last->first + 1);
 	last->upper = median(m + (last->first + j + 1) / 2, j - (last->first + j + 1) / 2 + 1);
 	last->high = m[j];
+	last->peak = peak(m, last->first, j);
 	return ++out->nsteps;
 }

@@ -63,6 +63,7 @@ struct mp_plateau {
 	double level;           /* median of its (despiked) points */
 	double upper;           /* median of its upper half: less diluted by the level above */
 	double high;            /* its despiked value at `last` */
+	double peak;            /* its largest despiked value (noise within it) */
 };
 
 struct mp_steps {

@@ -20,17 +20,6 @@ uint64_t mp_ck_grid_ceil(uint64_t x, uint64_t line)
 	return n ? g[0] : x;
 }
 
-enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
-{
-	struct mp_mem_req req = {
-		.bytes = bytes, .align = 4096, .page = MP_PAGE_2M, .contiguous = true,
-	};
-
-	if (c->p->ops->mem_alloc(c->p, &req, m) == MP_OK)
-		return MP_OK;
-	return mp_probe_alloc(c, bytes, MP_PAGE_2M, m);
-}
-
 uint32_t mp_ck_grid(uint64_t lo, uint64_t hi, uint64_t line, uint64_t *out, uint32_t max)
 {
 	uint32_t n = 0;
@@ -189,8 +178,8 @@ enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_
 		st = ck_time(c, &run, mid, &t);
 		if (st != MP_OK)
 			return st;
-		if (mp_log2(t / below->high) <= fit ||
-		    mp_log2(t / below->high) <= MP_STEP_NOISE_K * k->steps.noise)
+		if (mp_log2(t / below->peak) <= fit ||
+		    mp_log2(t / below->peak) <= MP_STEP_NOISE_K * k->steps.noise)
 			lo = mid;
 		else
 			hi = mid;

@@ -85,14 +85,6 @@ struct mp_ck {
  */
 #define MP_CK_ROW_PAGES 16u
 
-/*
- * Memory for C(k): 2M pages, physically contiguous where the platform can
- * give it (then a physically indexed level sees the footprint as one run
- * of sets, as bare metal's identity map does; scattered frames would make
- * it lose lines to page-colour conflicts well before it is full), else
- * whatever it gives; the probe fails with a message when it gives nothing.
- */
-enum mp_status mp_ck_alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m);
 
 /* The smallest footprint of the grid at or above x. */
 uint64_t mp_ck_grid_ceil(uint64_t x, uint64_t line);
@@ -116,8 +108,10 @@ enum mp_status mp_ck_sweep(struct mp_ctx *c, struct mp_mem *m, const char *what,
  * amount of memory ... an application can use before the access latency
  * begins to rise", Cooper-Xu section 1).  A footprint still fits while its
  * time stays within MP_CK_FIT_RISE, or three times the curve's noise scale,
- * of the plateau's time at its last point: a few lines too many in a few
- * sets of an LRU cache already cost more than that.  A footprint larger
+ * of the plateau's highest point (on a clean plateau its last; on a noisy
+ * one the noise within it, which a single pass of a long footprint shows
+ * as much as the sweep's points did): a few lines too many in a few sets
+ * of an LRU cache already cost more than that.  A footprint larger
  * than cold_above (all the documented caches together) cannot fit and is
  * not measured.
  */

@@ -132,7 +132,7 @@ void mp_probe_l1(struct mp_ctx *c)
 	struct mp_cset s;
 	struct mp_mem m;
 
-	if (mp_probe_alloc(c, L1_ARENA_BYTES, MP_PAGE_2M, &m) != MP_OK)
+	if (mp_probe_alloc_contig(c, L1_ARENA_BYTES, &m) != MP_OK)
 		return;
 	/* Lines earlier probes left behind can stay for good in a tree-PLRU
 	 * set: start from empty caches where the platform can. */

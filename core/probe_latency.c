@@ -52,7 +52,7 @@ void mp_probe_latency(struct mp_ctx *c)
 	struct mp_mem m;
 
 	k.hi = latency_top(c);
-	if (mp_ck_alloc(c, k.hi, &m) != MP_OK)
+	if (mp_probe_alloc_contig(c, k.hi, &m) != MP_OK)
 		return;
 	k.row = MP_CK_ROW_PAGES * m.page_bytes;
 	if (mp_ck_sweep(c, &m, "latency", &k) != MP_OK) {

@@ -290,7 +290,7 @@ static bool measure_curve(struct mp_ctx *c, struct mp_ck *k, struct mp_mem *m)
 	uint64_t lo = MP_CK_MIN_BYTES, hi = sweep_top(c);
 
 	for (unsigned ext = 0; ; ext++) {
-		if (mp_ck_alloc(c, hi, m) != MP_OK)
+		if (mp_probe_alloc_contig(c, hi, m) != MP_OK)
 			return false;
 		if (!sweep_range(c, m, k, lo, hi))
 			return false;

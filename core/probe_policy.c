@@ -218,7 +218,7 @@ void mp_probe_policy(struct mp_ctx *c)
 		return;
 	}
 	bytes = bytes < c->cfg->arena_bytes ? bytes : c->cfg->arena_bytes;
-	if (mp_probe_alloc(c, bytes, MP_PAGE_2M, &m) != MP_OK)
+	if (mp_probe_alloc_contig(c, bytes, &m) != MP_OK)
 		return;
 	p.m = &m;
 	mp_rng_seed(&p.g, c->cfg->seed);

@@ -40,6 +40,17 @@ enum mp_status mp_probe_alloc(struct mp_ctx *c, uint64_t bytes, enum mp_page pag
 	return st;
 }
 
+enum mp_status mp_probe_alloc_contig(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
+{
+	struct mp_mem_req req = {
+		.bytes = bytes, .align = 4096, .page = MP_PAGE_2M, .contiguous = true,
+	};
+
+	if (c->p->ops->mem_alloc(c->p, &req, m) == MP_OK)
+		return MP_OK;
+	return mp_probe_alloc(c, bytes, MP_PAGE_2M, m);
+}
+
 const char *mp_probe_time_unit(const struct mp_ctx *c)
 {
 	return c->p->core_hz ? "cycles" : "ns";

@@ -22,6 +22,14 @@ void mp_probe_policy(struct mp_ctx *c);
 enum mp_status mp_probe_alloc(struct mp_ctx *c, uint64_t bytes, enum mp_page page,
 			      struct mp_mem *m);
 
+/*
+ * The same on 2M pages, physically contiguous where the platform can give
+ * it (then a physically indexed level sees the memory as one run of sets,
+ * as bare metal's identity map does; scattered frames make its sets depend
+ * on where the pages fall), else whatever it gives; m->contiguous tells.
+ */
+enum mp_status mp_probe_alloc_contig(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m);
+
 /* Mark this probe failed / unsupported with a reason (first reason wins). */
 void mp_probe_fail(struct mp_ctx *c, const char *why);
 void mp_probe_unsupported(struct mp_ctx *c, const char *why);
