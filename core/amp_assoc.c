@@ -22,8 +22,17 @@
 
 /* Flushers per level-above way: twice, so a pseudo-LRU or random level above lets go too. */
 #define FLUSH_FACTOR 2u
-/* 3.3's thrashing threshold, as 3.2's: 0.80 of one miss per element access. */
-#define THRASH_FRACTION 0.80
+/*
+ * 3.3's thrashing threshold, AMP's 0.80 of one miss per element access, is
+ * not used: 2k elements N/k apart overfill a set only once k reaches the
+ * ways (below, they fall into one set only when k divides the ways, where
+ * 2k fit, or spread over several sets), so any miss beyond noise shows the
+ * hypothesis reached.  AMP's machines had no random cache (its section 4):
+ * a random k-way set cycled by 2k lines misses on 80% of accesses, and the
+ * minimum of 8 measurements falls below that; an exclusive tree-PLRU level
+ * (Power9's L3), whose hits hand lines back to the level above, misses on
+ * fewer still.  consistent() then confirms the hypothesis.
+ */
 /* A cache not thrashed by 256 ways is not measured: no cache is that associative. */
 #define MAX_CACHE_WAYS 256u
 /* A set fits when at most 1/16 of its elements miss (a set one element
@@ -144,7 +153,7 @@ uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, ui
 
 /* ---- 3.3 ---- */
 
-enum outcome { FITS = 0, PARTIAL, THRASHES };
+enum outcome { FITS = 0, SPILLS };
 
 struct thrash_job {
 	struct amp_chase ch;
@@ -155,12 +164,10 @@ static int64_t outcome_of(uint64_t misses, const void *job)
 {
 	const struct thrash_job *j = job;
 
-	if ((double)misses >= THRASH_FRACTION * (double)j->elements)
-		return THRASHES;
-	return misses <= j->elements / FIT_DIVISOR ? FITS : PARTIAL;
+	return misses <= j->elements / FIT_DIVISOR ? FITS : SPILLS;
 }
 
-/* How n elements gap apart (with flushers) fare; a chain too big is PARTIAL. */
+/* How n elements gap apart (with flushers) fare; a chain too big SPILLS. */
 static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enum outcome *o,
 			      struct mp_cnt_tally *sure)
 {
@@ -169,7 +176,7 @@ static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enu
 	struct mp_cnt_tally t;
 	enum mp_status st;
 
-	*o = PARTIAL;
+	*o = SPILLS;
 	j.ch.steps = gap % l->unit ? 0 : amp_set_chain(l, n, gap, 1, 0, &j.ch.cursor);
 	if (!j.ch.steps)
 		return MP_ENOMEM;        /* beyond the array: the experiment cannot be made */
@@ -180,7 +187,7 @@ static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enu
 		st = mp_cnt_decide(&l->a->k, &d, &t);
 	if (st == MP_OK && sure)
 		amp_weakest(sure, &t);
-	*o = st == MP_OK ? (enum outcome)t.value : PARTIAL;
+	*o = st == MP_OK ? (enum outcome)t.value : SPILLS;
 	return st;
 }
 
@@ -199,7 +206,7 @@ static uint64_t next_factor(uint64_t lines, uint64_t k)
 static enum mp_status consistent(struct amp_level *l, uint64_t n, uint64_t k, bool *yes,
 				 struct mp_cnt_tally *sure)
 {
-	enum outcome o = PARTIAL;
+	enum outcome o = SPILLS;
 	enum mp_status st = try_set(l, k, n / k, &o, sure);
 
 	/* (Only where flushers can miss both sets: N/2k a multiple of twice their span.) */
@@ -221,7 +228,7 @@ static enum mp_status find_ways(struct amp_level *l, uint64_t n, uint64_t *ways,
 	*ways = 0;
 	for (k = 1; k < lines && k <= limit && st == MP_OK; k = next_factor(lines, k)) {
 		st = try_set(l, 2 * k, n / k, &o, sure);
-		if (st == MP_OK && o == THRASHES)
+		if (st == MP_OK && o == SPILLS)
 			st = consistent(l, n, k, &yes, sure);
 		if (yes)
 			return *ways = k, st;
