@@ -38,6 +38,7 @@ struct mp_lower {
 	uint64_t d;            /* X-Ray's S_old: the largest way size above */
 	uint64_t u;            /* lines per upper set: MP_LOWER_OVERFILL x sum of upper ways */
 	uint64_t union_ways;   /* ways above that hold lines this level lacks if exclusive */
+	uint64_t union_bytes;  /* and the capacity of their levels */
 	uint64_t mid_ways_max; /* the most ways of any level between the L1 and this one */
 	uint64_t top_line;     /* the L1 line */
 	uint64_t top_ways;     /* the L1 ways */
@@ -78,7 +79,8 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 		       const char **why);
 
 /* The `why` of inclusion tests that need more memory than they were given,
- * and of an exclusive level whose size and ways cannot be told. */
+ * and of an exclusive level whose sets act as one with those above when
+ * its own size and ways cannot be told apart from theirs. */
 extern const char mp_lower_no_room[];
 extern const char mp_lower_combined[];
 

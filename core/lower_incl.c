@@ -101,6 +101,67 @@ static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 	return st == 0 ? 1 : (st == 1 ? -4 : st);
 }
 
+/* Lines one stride apart, at most this many, when counting a joined set's ways. */
+#define JOINED_MAX_LINES 1024u
+
+/* Are n lines `stride` apart compact?  1 yes, 0 no, < 0 as mp_cset_compact. */
+static int lines_fit(struct mp_lower *lv, uint64_t stride, uint64_t n)
+{
+	struct mp_ref_stride x = mp_ref_xray(stride, n);
+
+	return mp_cset_compact(&lv->cs, &x);
+}
+
+/* The most lines `stride` apart that stay compact: doubling, then halving the gap. */
+static int most_lines(struct mp_lower *lv, uint64_t stride, uint64_t *most)
+{
+	uint64_t fit = 1, spill = 0;
+	int st = 1;
+
+	while (!spill && st >= 0) {
+		if (2 * fit > JOINED_MAX_LINES)
+			return 0;
+		st = lines_fit(lv, stride, 2 * fit);
+		fit = st == 1 ? 2 * fit : fit;
+		spill = st == 0 ? 2 * fit : 0;
+	}
+	while (st >= 0 && spill - fit > 1) {
+		uint64_t mid = fit + (spill - fit) / 2;
+
+		st = lines_fit(lv, stride, mid);
+		fit = st == 1 ? mid : fit;
+		spill = st == 0 ? mid : spill;
+	}
+	*most = fit;
+	return st < 0 ? st : 1;
+}
+
+/*
+ * An exclusive level whose sets act as one with those above (Athlon MP: its
+ * way is the L1's): the ladder measured the joined sets, which hold this
+ * level and the levels above it lacks (X-Ray 5.2.2's C1 + C2).  Its own
+ * size is the difference.  Lines that far apart share one set in every
+ * level, so the most of them that stay compact are its ways plus the
+ * upper ones.  1 told (g is this level's own), 0 not, < 0 as above.
+ */
+static int split_joined(struct mp_lower *lv, struct mp_geom *g)
+{
+	uint64_t joined = g->ways * g->way, own, lines, ways;
+	int st;
+
+	if (joined <= lv->union_bytes)
+		return 0;
+	own = joined - lv->union_bytes;
+	st = most_lines(lv, own, &lines);
+	if (st != 1 || lines <= lv->union_ways)
+		return st;
+	ways = lines - lv->union_ways;
+	if (own % ways || (own / ways) % g->line)
+		return 0;
+	*g = (struct mp_geom){ ways, own / ways, g->line, MP_INCL_EXCLUSIVE };
+	return 1;
+}
+
 /* The back-invalidation string for this level. */
 struct evict {
 	uint64_t xlines, words, m, stride, yoff;
@@ -221,6 +282,12 @@ int mp_lower_inclusion(struct mp_lower *lv, struct mp_geom *g, bool incl_above,
 	int st = exclusive(lv, g);
 	bool untested = st == -3;
 
+	if (st == -4) {
+		int split = split_joined(lv, g);
+
+		if (split == 1 || split == -1)
+			return split == 1 ? 0 : -1;
+	}
 	if (st != 0 && !untested) {
 		g->incl = st > 0 ? MP_INCL_EXCLUSIVE : MP_INCL_UNKNOWN;
 		if (st == -2)

@@ -113,6 +113,19 @@ static uint64_t union_ways(const struct above *up, int32_t i)
 	return i > 2 && up->g[i - 1].incl == MP_INCL_EXCLUSIVE ? w + union_ways(up, i - 1) : w;
 }
 
+/* The exclusive level's combined capacity: its own and the ones above it holds apart. */
+static uint64_t combined(const struct above *up, int32_t i, uint64_t size)
+{
+	uint64_t sum = size;
+
+	for (int32_t k = i - 1; k >= 1; k--) {
+		sum += up->size[k];
+		if (k == 1 || up->g[k].incl != MP_INCL_EXCLUSIVE)
+			break;
+	}
+	return sum;
+}
+
 static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64_t hint)
 {
 	uint64_t sum = 0, d = 0, most = 0;
@@ -133,6 +146,7 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	if (hint && lv->u * d > hint / 2)
 		lv->u = hint / 2 / d > sum + 1 ? hint / 2 / d : sum + 1;
 	lv->union_ways = union_ways(up, i);
+	lv->union_bytes = combined(up, i, 0);
 	lv->mid_ways_max = most;
 	lv->top_line = up->g[1].line;
 	lv->top_ways = up->g[1].ways;
@@ -147,19 +161,6 @@ static bool inclusive_between(const struct above *up, int32_t i)
 		if (up->g[k].incl == MP_INCL_INCLUSIVE)
 			return true;
 	return false;
-}
-
-/* The exclusive level's combined capacity: its own and the ones above it holds apart. */
-static uint64_t combined(const struct above *up, int32_t i, uint64_t size)
-{
-	uint64_t sum = size;
-
-	for (int32_t k = i - 1; k >= 1; k--) {
-		sum += up->size[k];
-		if (k == 1 || up->g[k].incl != MP_INCL_EXCLUSIVE)
-			break;
-	}
-	return sum;
 }
 
 static void record(struct mp_ctx *c, const struct above *up, int32_t i, const struct mp_lower *lv)
@@ -258,7 +259,8 @@ static int combined_only(struct mp_ctx *c, struct above *up, int32_t i)
 /*
  * The inclusion tests; where they need more memory than the level's sets
  * (Power3: the lines that pass x must outnumber its 128-way L1 set, each a
- * way of 2 MB apart), once more in the whole arena.
+ * way of 2 MB apart; Athlon MP: lines its own size apart count a joined
+ * set's ways), once more in the whole arena.
  */
 static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, int32_t i,
 		     const char **why)
@@ -272,7 +274,8 @@ static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, in
 	struct mp_mem big;
 	int st = mp_lower_inclusion(lv, g, inclusive_between(up, i), why);
 
-	if (st < 0 || *why != mp_lower_no_room || req.bytes <= lv->cs.bytes ||
+	if (st < 0 || (*why != mp_lower_no_room && *why != mp_lower_combined) ||
+	    req.bytes <= lv->cs.bytes ||
 	    c->p->ops->mem_alloc(c->p, &req, &big) != MP_OK)
 		return st;
 	if (!big.contiguous) {
@@ -314,6 +317,7 @@ static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, i
 		return -1;
 	if (*why == mp_lower_combined)
 		return combined_only(c, up, i);
+	up->size[i] = g->ways * g->way;
 	record(c, up, i, &lv);
 	return 1;
 }
