@@ -5,7 +5,9 @@
  * sim platform, and the model's own parsed parameters to check against.
  * A "rough" copy of a model has noise (the issue's example rate: one
  * disturbance of 5000 cycles per 2000 loads, evicting 16 lines per level
- * and 2 TLB entries) and scattered frames switched on.
+ * and 2 TLB entries) and scattered frames switched on (contiguous memory
+ * still granted where a probe asks); PS_REFUSED also refuses that, as a
+ * virtual machine whose host scatters the guest's huge pages does.
  */
 #ifndef MEMPROBE_TESTS_UNIT_PROBE_SIM_H
 #define MEMPROBE_TESTS_UNIT_PROBE_SIM_H
@@ -32,6 +34,8 @@
 #define PS_NOISE_LINES 16u
 #define PS_NOISE_ENTRIES 2u
 #define PS_NOISE_SEED 11u
+/* ps_open's `rough`: the model as it is, its rough copy, or that without contiguous memory. */
+enum { PS_EXACT = 0, PS_ROUGH, PS_REFUSED };
 /* A sim run of one model's whole suite must stay under 30 s (issue 4). */
 #define PS_MODEL_SECONDS 30.0
 
@@ -94,8 +98,10 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 		s->model.noise.tlb_entries = PS_NOISE_ENTRIES;
 		s->model.noise.seed = PS_NOISE_SEED;
 		s->model.frames.mode = MP_SIM_FRAMES_SCATTERED;
+		s->model.frames.refuse_contiguous = rough == PS_REFUSED;
 	}
-	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name, rough ? " (rough)" : "");
+	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name,
+		 rough == PS_REFUSED ? " (rough, no contiguous memory)" : rough ? " (rough)" : "");
 	mp_config_defaults(&s->cfg);
 	s->p = mp_sim_platform_new(&s->model, NULL, false, true);
 	if (!s->p) {
