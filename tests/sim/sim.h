@@ -81,6 +81,7 @@ struct mp_sim_model {
 		enum mp_sim_frames mode;
 		uint64_t seed;
 	} frames;
+	uint32_t counters;           /* events one run counts together; 0: every one asked */
 };
 
 /*
