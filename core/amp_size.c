@@ -64,13 +64,14 @@ enum mp_status amp_walk(struct amp *a, struct amp_chase *ch, uint64_t steps)
 	return st;
 }
 
-enum mp_status amp_count(struct mp_cnt *k, void *chase, uint64_t *misses)
+/* The misses of ch->ev in ch->steps accesses, after the preparation (NULL: none). */
+static enum mp_status count_after(struct mp_cnt *k, mp_cnt_prep_fn prep, struct amp_chase *ch,
+				  uint64_t *misses)
 {
-	struct amp_chase *ch = chase;
 	struct mp_run r = { .op = MP_OP_CHASE, .start = ch->cursor, .steps = ch->steps,
 			    .events = MP_EV_BIT(ch->ev), .region = ch->region };
 	struct mp_sample s;
-	enum mp_status st = mp_cnt_count(k, &r, &s);
+	enum mp_status st = mp_cnt_count_all(k, prep, NULL, &r, &s);
 
 	if (st != MP_OK)
 		return st;
@@ -79,11 +80,14 @@ enum mp_status amp_count(struct mp_cnt *k, void *chase, uint64_t *misses)
 	return MP_OK;
 }
 
+enum mp_status amp_count(struct mp_cnt *k, void *chase, uint64_t *misses)
+{
+	return count_after(k, NULL, chase, misses);
+}
+
 enum mp_status amp_count_cold(struct mp_cnt *k, void *chase, uint64_t *misses)
 {
-	enum mp_status st = mp_cnt_flush(k);
-
-	return st == MP_OK ? amp_count(k, chase, misses) : st;
+	return count_after(k, mp_cnt_prep_flush, chase, misses);
 }
 
 /* ---- 3.1 ---- */

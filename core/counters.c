@@ -75,7 +75,8 @@ enum mp_status mp_cnt_touch(struct mp_cnt *k, const struct mp_run *r, struct mp_
 static void check_bounds(struct mp_cnt *k, const struct mp_run *r, const struct mp_sample *s)
 {
 	for (unsigned i = 0; i < NMISS; i++)
-		if ((k->events & MP_EV_BIT(miss_events[i])) && s->count[miss_events[i]] > r->steps)
+		if ((k->events & s->valid & MP_EV_BIT(miss_events[i])) &&
+		    s->count[miss_events[i]] > r->steps)
 			distrust(k, miss_events[i], "more misses than accesses");
 }
 
@@ -99,6 +100,87 @@ enum mp_status mp_cnt_count(struct mp_cnt *k, const struct mp_run *r, struct mp_
 	return MP_OK;
 }
 
+/* ---- passes ---- */
+
+static uint32_t lowest(uint32_t events)
+{
+	return events & (~events + 1);
+}
+
+/* Asked alone and not counted: the platform cannot count it after all. */
+static void never_counted(struct mp_cnt *k, uint32_t event)
+{
+	for (unsigned i = 0; i < NMISS; i++)
+		if (event == MP_EV_BIT(miss_events[i]))
+			distrust(k, miss_events[i], "it is never counted, even asked alone");
+}
+
+/* The counts of `got` from one pass. */
+static void take(struct mp_sample *s, const struct mp_sample *pass, uint32_t got)
+{
+	for (unsigned e = 0; e < MP_EV_COUNT; e++)
+		if (got & MP_EV_BIT(e))
+			s->count[e] = pass->count[e];
+	s->valid |= got;
+	s->ticks = pass->ticks;
+	s->end = pass->end;
+}
+
+/*
+ * All events left are asked for together; when none of them comes back
+ * counted (a platform that schedules them as one group), the lowest is
+ * asked alone, then the rest together again.
+ */
+enum mp_status mp_cnt_passes(struct mp_cnt *k, mp_cnt_pass_fn f, void *arg, uint32_t events,
+			     struct mp_sample *s)
+{
+	enum mp_status st = MP_OK;
+	uint32_t left = events;
+	bool alone = false;
+
+	mp_memset(s, 0, sizeof(*s));
+	while (left && st == MP_OK) {
+		uint32_t ask = alone ? lowest(left) : left, got;
+		struct mp_sample pass;
+
+		st = f(k, arg, ask, &pass);
+		got = st == MP_OK ? pass.valid & ask : 0;
+		take(s, &pass, got);
+		left &= ~got;
+		if (st == MP_OK && !got && ask == lowest(ask)) {
+			never_counted(k, ask);
+			left &= ~ask;
+		}
+		alone = !got && ask != lowest(ask);
+	}
+	return st;
+}
+
+struct count_job {
+	mp_cnt_prep_fn prep;
+	void *arg;
+	const struct mp_run *r;
+};
+
+static enum mp_status count_pass(struct mp_cnt *k, void *job, uint32_t events,
+				 struct mp_sample *s)
+{
+	const struct count_job *j = job;
+	struct mp_run r = *j->r;
+	enum mp_status st = j->prep ? j->prep(k, j->arg) : MP_OK;
+
+	r.events = events;
+	return st == MP_OK ? mp_cnt_count(k, &r, s) : st;
+}
+
+enum mp_status mp_cnt_count_all(struct mp_cnt *k, mp_cnt_prep_fn prep, void *arg,
+				const struct mp_run *r, struct mp_sample *s)
+{
+	struct count_job j = { prep, arg, r };
+
+	return mp_cnt_passes(k, count_pass, &j, r->events, s);
+}
+
 enum mp_status mp_cnt_flush(struct mp_cnt *k)
 {
 	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = k->evict.base,
@@ -118,6 +200,12 @@ enum mp_status mp_cnt_flush(struct mp_cnt *k)
 	r.count = k->evict.bytes / EVICT_STRIDE;
 	r.steps = r.count * EVICT_PASSES;
 	return mp_cnt_touch(k, &r, NULL);
+}
+
+enum mp_status mp_cnt_prep_flush(struct mp_cnt *k, void *unused)
+{
+	(void)unused;
+	return mp_cnt_flush(k);
 }
 
 enum mp_status mp_cnt_min(struct mp_cnt *k, mp_cnt_measure_fn f, void *arg,
@@ -248,29 +336,32 @@ bool mp_cnt_array_pages(struct mp_cnt *k, unsigned kind, const uint64_t *seen, u
 
 /* ---- opening: overhead and sanity ---- */
 
+/* AMP 2.2's preparation: the array read into the cache. */
+static enum mp_status warm(struct mp_cnt *k, void *run)
+{
+	return mp_cnt_touch(k, run, NULL);
+}
+
+/* The minimum count of each event over OVERHEAD_RUNS (k->overhead is still 0: raw counts). */
 static enum mp_status measure_overhead(struct mp_cnt *k, struct mp_mem *m)
 {
 	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = m->base, .stride = 8,
 			    .count = OVERHEAD_BYTES / 8, .steps = OVERHEAD_BYTES / 8,
-			    .region = "amp-overhead" };
-	enum mp_status st = mp_cnt_touch(k, &r, NULL);
+			    .events = k->events, .region = "amp-overhead" };
+	uint64_t min[MP_EV_COUNT];
+	enum mp_status st = MP_OK;
 
 	for (unsigned e = 0; e < MP_EV_COUNT; e++)
-		k->overhead[e] = UINT64_MAX;
+		min[e] = UINT64_MAX;
 	for (unsigned i = 0; i < OVERHEAD_RUNS && st == MP_OK; i++) {
-		struct mp_sample s = { 0 };
+		struct mp_sample s;
 
-		r.events = k->events;
-		k->runs++;
-		st = mp_run(k->c->p, &r, &s);
-		if (st == MP_OK)
-			check_bounds(k, &r, &s);
-		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++) {
-			uint64_t v = (s.valid & MP_EV_BIT(e)) ? s.count[e] : 0;
-
-			k->overhead[e] = v < k->overhead[e] ? v : k->overhead[e];
-		}
+		st = mp_cnt_count_all(k, warm, &r, &r, &s);
+		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++)
+			min[e] = s.count[e] < min[e] ? s.count[e] : min[e];
 	}
+	for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++)
+		k->overhead[e] = min[e];
 	return st;
 }
 
@@ -281,12 +372,10 @@ static enum mp_status cold_counts(struct mp_cnt *k, struct mp_mem *m, uint64_t b
 	struct mp_run r = { .op = MP_OP_CHASE, .steps = bytes / SANE_STRIDE,
 			    .events = k->events, .region = "amp-sanity" };
 	struct mp_rng g;
-	enum mp_status st;
 
 	mp_rng_seed(&g, k->c->cfg->seed);
 	r.start = mp_cs_grouped(m->base, bytes, SANE_STRIDE, SANE_GROUP, &g);
-	st = mp_cnt_flush(k);
-	return st == MP_OK ? mp_cnt_count(k, &r, s) : st;
+	return mp_cnt_count_all(k, mp_cnt_prep_flush, NULL, &r, s);
 }
 
 static enum mp_status check_growth(struct mp_cnt *k, struct mp_mem *m)

@@ -11,7 +11,10 @@
  *     is the value's confidence (2.2);
  *   - a counter that reports more misses than accesses, or counts that do
  *     not grow with the work, is unreliable (the UltraSPARC errata of 3.1):
- *     the probes leave what it would have measured to timing and say so.
+ *     the probes leave what it would have measured to timing and say so;
+ *   - a PMU counts only as many events at once as it has counters: what a
+ *     run leaves uncounted is counted in further passes, each prepared
+ *     again (mp_cnt_passes).
  */
 #ifndef MEMPROBE_CORE_COUNTERS_H
 #define MEMPROBE_CORE_COUNTERS_H
@@ -49,10 +52,34 @@ void mp_cnt_close(struct mp_cnt *k);
 
 /* A run for its effect on the caches only (priming, flushing, storing); s may be NULL. */
 enum mp_status mp_cnt_touch(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s);
-/* A counted run of r->events: s->count[] less the overhead, and s->end. */
+/*
+ * One counted run of r->events: s->valid the events the platform counted
+ * in it (a PMU arms only as many as it has counters), s->count[] less the
+ * overhead (0 where not valid), and s->end.
+ */
 enum mp_status mp_cnt_count(struct mp_cnt *k, const struct mp_run *r, struct mp_sample *s);
 /* Empty every cache and TLB: flush_all, else AMP 3.1 step 1 (read a large array). */
 enum mp_status mp_cnt_flush(struct mp_cnt *k);
+
+/*
+ * A counted measurement of `events` in passes: one pass prepares (flushes,
+ * primes) and counts what it is asked for; a pass that leaves events
+ * uncounted is followed by another, prepared again, for the rest, until
+ * each event is counted or, asked alone, still is not: an event the
+ * platform said it counts is then distrusted.  s holds each event's count
+ * from the pass that counted it; s->ticks and s->end are the last pass's.
+ */
+typedef enum mp_status (*mp_cnt_pass_fn)(struct mp_cnt *k, void *arg, uint32_t events,
+					 struct mp_sample *s);
+enum mp_status mp_cnt_passes(struct mp_cnt *k, mp_cnt_pass_fn f, void *arg, uint32_t events,
+			     struct mp_sample *s);
+
+/* The common measurement: a preparation (NULL: none), then mp_cnt_count of r, in passes. */
+typedef enum mp_status (*mp_cnt_prep_fn)(struct mp_cnt *k, void *arg);
+enum mp_status mp_cnt_count_all(struct mp_cnt *k, mp_cnt_prep_fn prep, void *arg,
+				const struct mp_run *r, struct mp_sample *s);
+/* mp_cnt_flush as a preparation. */
+enum mp_status mp_cnt_prep_flush(struct mp_cnt *k, void *unused);
 
 /* One measurement: its own preparation, then one count. */
 typedef enum mp_status (*mp_cnt_measure_fn)(struct mp_cnt *k, void *arg,

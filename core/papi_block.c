@@ -38,9 +38,10 @@ struct block_job {
 	uint64_t above_misses;       /* the level above's, in the last run */
 };
 
-static enum mp_status count(struct mp_cnt *k, void *job, uint64_t *misses)
+/* The misses of the level and of the level above, after the preparation (NULL: none). */
+static enum mp_status count_after(struct mp_cnt *k, mp_cnt_prep_fn prep, struct block_job *j,
+				  uint64_t *misses)
 {
-	struct block_job *j = job;
 	struct mp_run r = { .op = MP_OP_CHASE, .start = j->start, .steps = j->steps,
 			    .events = MP_EV_BIT(j->ev), .region = "papi-block" };
 	struct mp_sample s;
@@ -48,7 +49,7 @@ static enum mp_status count(struct mp_cnt *k, void *job, uint64_t *misses)
 
 	if (j->above < MP_EV_COUNT)
 		r.events |= MP_EV_BIT(j->above);
-	st = mp_cnt_count(k, &r, &s);
+	st = mp_cnt_count_all(k, prep, NULL, &r, &s);
 	if (st == MP_OK)
 		j->start = s.end;
 	*misses = st == MP_OK ? s.count[j->ev] : 0;
@@ -56,12 +57,15 @@ static enum mp_status count(struct mp_cnt *k, void *job, uint64_t *misses)
 	return st;
 }
 
+static enum mp_status count(struct mp_cnt *k, void *job, uint64_t *misses)
+{
+	return count_after(k, NULL, job, misses);
+}
+
 /* From cold: flushed, then BLOCK_STEPS accesses of a fresh chain (cases 1 and 2 hold cold). */
 static enum mp_status count_cold(struct mp_cnt *k, void *job, uint64_t *misses)
 {
-	enum mp_status st = mp_cnt_flush(k);
-
-	return st == MP_OK ? count(k, job, misses) : st;
+	return count_after(k, mp_cnt_prep_flush, job, misses);
 }
 
 static uint64_t group_of(const struct papi *p, const struct papi_level *l, uint64_t s)

@@ -27,45 +27,45 @@
 
 struct footprint {
 	struct papi *p;
-	void *start;
+	void *start;           /* a shuffled cycle through the footprint */
 	uint64_t n;            /* elements */
-	uint32_t events;
+	uint64_t steps;        /* accesses per counted run */
 };
 
-/* A shuffled cycle over `bytes`, primed from empty sets. */
-static enum mp_status prime(struct papi *p, struct footprint *f, uint64_t bytes)
+/* The cycle walked once from empty sets. */
+static enum mp_status prime(struct mp_cnt *k, const struct footprint *f)
 {
-	struct mp_run r = { .op = MP_OP_CHASE, .region = "papi-size" };
-	enum mp_status st;
+	struct mp_run r = { .op = MP_OP_CHASE, .start = f->start, .steps = f->n,
+			    .region = "papi-size" };
+	enum mp_status st = mp_cnt_flush(k);
 
-	f->n = bytes / p->elem;
-	f->start = mp_cs_grouped(p->mem.base, f->n * p->elem, p->elem, p->elem, &p->g);
-	r.start = f->start;
-	r.steps = f->n;
-	st = mp_cnt_flush(&p->k);
-	return st == MP_OK ? mp_cnt_touch(&p->k, &r, NULL) : st;
+	return st == MP_OK ? mp_cnt_touch(k, &r, NULL) : st;
 }
 
-/* The minimum over MP_CNT_REPS counted runs of each event's misses. */
-static enum mp_status counts(struct footprint *f, uint64_t steps, uint64_t min[MP_EV_COUNT])
+/* A pass: primed, then the minimum over MP_CNT_REPS counted runs of each event's misses. */
+static enum mp_status counts(struct mp_cnt *k, void *footprint, uint32_t events,
+			     struct mp_sample *min)
 {
-	struct mp_run r = { .op = MP_OP_CHASE, .start = f->start, .steps = steps,
-			    .events = f->events, .region = "papi-size" };
-	enum mp_status st = MP_OK;
+	struct footprint *f = footprint;
+	struct mp_run r = { .op = MP_OP_CHASE, .start = f->start, .steps = f->steps,
+			    .events = events, .region = "papi-size" };
+	enum mp_status st = prime(k, f);
 	struct mp_sample s;
 
+	*min = (struct mp_sample){ .valid = events };
 	for (unsigned e = 0; e < MP_EV_COUNT; e++)
-		min[e] = UINT64_MAX;
+		min->count[e] = UINT64_MAX;
 	for (unsigned i = 0, zero = 0; i < MP_CNT_REPS && st == MP_OK && !zero; i++) {
-		st = mp_cnt_count(&f->p->k, &r, &s);
+		st = mp_cnt_count(k, &r, &s);
 		r.start = s.end;
+		min->valid &= s.valid;
 		zero = 1;        /* every minimum 0: none can fall further */
 		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++) {
-			min[e] = s.count[e] < min[e] ? s.count[e] : min[e];
-			zero &= !(f->events & MP_EV_BIT(e)) || min[e] == 0;
+			min->count[e] = s.count[e] < min->count[e] ? s.count[e] : min->count[e];
+			zero &= !(min->valid & MP_EV_BIT(e)) || min->count[e] == 0;
 		}
 	}
-	f->start = r.start;
+	min->end = r.start;
 	return st;
 }
 
@@ -86,32 +86,33 @@ static void record(struct papi_level *l, uint64_t bytes, uint64_t misses, uint64
 static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsigned n,
 				    uint64_t bytes, struct mp_curve **curves)
 {
-	struct footprint f = { p, NULL, 0, 0 };
-	uint64_t min[MP_EV_COUNT], steps;
+	struct footprint f = { p, NULL, bytes / p->elem, 0 };
+	uint32_t events = 0, whole = 0;
+	struct mp_sample min;
 	enum mp_status st;
 
 	for (unsigned i = 0; i < n; i++)
-		f.events |= MP_EV_BIT(lv[i].ev);
-	st = prime(p, &f, bytes);
-	steps = f.n < SIZE_STEPS ? f.n : SIZE_STEPS;
-	if (st == MP_OK)
-		st = counts(&f, steps, min);
-	f.events = 0;
+		events |= MP_EV_BIT(lv[i].ev);
+	f.start = mp_cs_grouped(p->mem.base, f.n * p->elem, p->elem, p->elem, &p->g);
+	f.steps = f.n < SIZE_STEPS ? f.n : SIZE_STEPS;
+	st = mp_cnt_passes(&p->k, counts, &f, events, &min);
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
 		struct mp_curve *c = curves ? curves[i] : NULL;
+		uint64_t misses = min.count[lv[i].ev];
 
 		if (c)
-			mp_curve_add_point(c, (double)bytes, (double)min[lv[i].ev] / (double)steps);
-		if (!clean(min[lv[i].ev], steps) || steps == f.n)
-			record(&lv[i], bytes, min[lv[i].ev], steps);
+			mp_curve_add_point(c, (double)bytes, (double)misses / (double)f.steps);
+		if (!clean(misses, f.steps) || f.steps == f.n)
+			record(&lv[i], bytes, misses, f.steps);
 		else    /* a clean window is no proof: a whole pass decides */
-			f.events |= MP_EV_BIT(lv[i].ev);
+			whole |= MP_EV_BIT(lv[i].ev);
 	}
-	if (st == MP_OK && f.events)
-		st = counts(&f, f.n, min);
-	for (unsigned i = 0; i < n && st == MP_OK && f.events; i++)
-		if (f.events & MP_EV_BIT(lv[i].ev))
-			record(&lv[i], bytes, min[lv[i].ev], f.n);
+	f.steps = f.n;
+	if (st == MP_OK && whole)
+		st = mp_cnt_passes(&p->k, counts, &f, whole, &min);
+	for (unsigned i = 0; i < n && st == MP_OK && whole; i++)
+		if (whole & MP_EV_BIT(lv[i].ev))
+			record(&lv[i], bytes, min.count[lv[i].ev], f.n);
 	return st;
 }
 

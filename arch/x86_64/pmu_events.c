@@ -10,9 +10,13 @@
  *     (perfmon-events.intel.com: skylake_core, icelake_core), which
  *     replaced the SDM's "Performance Monitoring Events" chapter.
  *   AMD APM Vol. 2, section 13.2 "Performance Monitoring Counters"; the
- *     Processor Programming References for family 17h (Zen 2 models) and
- *     family 19h (Zen 3, Zen 4 models), section "Core Performance Monitor
- *     Counters", event names as there (PMCxNNN).
+ *     Processor Programming References for family 17h (Zen 1, Zen 2
+ *     models), family 19h (Zen 3, Zen 4 models) and family 1Ah (Zen 5
+ *     models), section "Core Performance Monitor Counters", event names as
+ *     there (PMCxNNN).  The Zen 1 and Zen 5 codes were checked against
+ *     Linux's lists of them, tools/perf/pmu-events/arch/x86/amdzen1 and
+ *     amdzen5 (cache, memory, l2-cache, load-store, inst-cache,
+ *     branch-prediction).
  */
 #include "arch/x86_64/pmu.h"
 
@@ -89,34 +93,49 @@ static const struct mp_pmu_event amd_generic[MP_EV_COUNT] = {
 	[MP_EV_INSTRUCTIONS] = EV(0xc0, 0x00), /* PMCx0C0 Retired Instructions (ExRetInstr) */
 };
 
+/* Zen 1 and Zen 2 (family 17h): the same codes but for L3 and ITLB2 misses. */
+#define AMD_ZEN1_ZEN2                                                                            \
+	[MP_EV_CYCLES] = EV(0x76, 0x00),       /* PMCx076 LsNotHaltedCyc */                       \
+	[MP_EV_INSTRUCTIONS] = EV(0xc0, 0x00), /* PMCx0C0 ExRetInstr */                           \
+	[MP_EV_LOADS] = EV(0x29, 0x01),        /* PMCx029 LsDispatch: LdDispatch */               \
+	[MP_EV_STORES] = EV(0x29, 0x02),       /* PMCx029 LsDispatch: StoreDispatch */            \
+	[MP_EV_L1D_MISS] = EV(0x60, 0xe0),     /* PMCx060 L2RequestG1: RdBlkL, RdBlkX, LsRdBlkC_S */ \
+	[MP_EV_L1I_MISS] = EV(0x60, 0x10),     /* PMCx060 L2RequestG1: CacheableIcRead */          \
+	[MP_EV_L2_MISS] = EV(0x64, 0x09),      /* PMCx064 L2CacheReqStat: LsRdBlkC, IcFillMiss */ \
+	[MP_EV_DTLB1_MISS] = EV(0x45, 0xff),   /* PMCx045 LsL1DTlbMiss: all */                    \
+	[MP_EV_DTLB2_MISS] = EV(0x45, 0xf0),   /* PMCx045 LsL1DTlbMiss: the L2 DTLB misses too */ \
+	[MP_EV_ITLB1_MISS] = EV(0x84, 0x00)    /* PMCx084 BpL1TlbMissL2Hit */
+
 /*
- * Zen 2 (family 17h, models 30h and later).  L1D miss: PMCx060 L2RequestG1
- * RdBlkL | RdBlkX | LsRdBlkC_S, the L2 requests of data cache misses (loads,
- * stores, shared reads; prefetches included).  L3 miss: PMCx043
+ * Zen 1 (family 17h, models 00h-2Fh).  L1D miss: PMCx060 L2RequestG1, the
+ * L2 requests of data cache misses (prefetches included).  No L3 miss:
+ * the core counts no fill by its source (PMCx043 is not listed for Zen 1);
+ * the L3's misses are on the L3's own counters (L3PMC), not a core's.
+ */
+static const struct mp_pmu_event amd_zen1[MP_EV_COUNT] = {
+	AMD_ZEN1_ZEN2,
+	[MP_EV_ITLB2_MISS] = EV(0x85, 0x00),   /* PMCx085 BpL1TlbMissL2Miss (no unit mask) */
+};
+
+/*
+ * Zen 2 (family 17h, models 30h and later).  L3 miss: PMCx043
  * LsRefillsFromSys, demand fills from DRAM (0x08, 0x40) or a remote cache
  * (0x10): beyond the local CCX.
  */
 static const struct mp_pmu_event amd_zen2[MP_EV_COUNT] = {
-	[MP_EV_CYCLES] = EV(0x76, 0x00),       /* PMCx076 LsNotHaltedCyc */
-	[MP_EV_INSTRUCTIONS] = EV(0xc0, 0x00), /* PMCx0C0 ExRetInstr */
-	[MP_EV_LOADS] = EV(0x29, 0x01),        /* PMCx029 LsDispatch: LdDispatch */
-	[MP_EV_STORES] = EV(0x29, 0x02),       /* PMCx029 LsDispatch: StoreDispatch */
-	[MP_EV_L1D_MISS] = EV(0x60, 0xe0),     /* PMCx060 L2RequestG1: RdBlkL, RdBlkX, LsRdBlkC_S */
-	[MP_EV_L1I_MISS] = EV(0x60, 0x10),     /* PMCx060 L2RequestG1: CacheableIcRead */
-	[MP_EV_L2_MISS] = EV(0x64, 0x09),      /* PMCx064 L2CacheReqStat: LsRdBlkC, IcFillMiss */
+	AMD_ZEN1_ZEN2,
 	[MP_EV_L3_MISS] = EV(0x43, 0x58),      /* PMCx043 LsRefillsFromSys: 08, 10, 40 */
-	[MP_EV_DTLB1_MISS] = EV(0x45, 0xff),   /* PMCx045 LsL1DTlbMiss: all */
-	[MP_EV_DTLB2_MISS] = EV(0x45, 0xf0),   /* PMCx045 LsL1DTlbMiss: the L2 DTLB misses too */
-	[MP_EV_ITLB1_MISS] = EV(0x84, 0x00),   /* PMCx084 BpL1TlbMissL2Hit */
 	[MP_EV_ITLB2_MISS] = EV(0x85, 0x07),   /* PMCx085 BpL1TlbMissL2Miss: 4K, 2M, 1G */
 };
 
 /*
- * Zen 3 and Zen 4 (family 19h).  L1I miss: PMCx18E IcTagHitMiss, an
- * extended event code.  L3 miss: PMCx043 LsDmndFillsFromSys, demand fills
- * from another CCX's cache (0x04 near, 0x10 far) or DRAM/IO (0x08, 0x40).
+ * Zen 3, Zen 4 (family 19h) and Zen 5 (family 1Ah): Zen 5 keeps every code
+ * and unit mask below.  L1I miss: PMCx18E IcTagHitMiss, an extended event
+ * code.  L3 miss: PMCx043 LsDmndFillsFromSys, demand fills from another
+ * CCX's cache (0x04 near, 0x10 far) or DRAM/IO (0x08, 0x40); Zen 5's fills
+ * from extension memory (0x80) are left out.
  */
-static const struct mp_pmu_event amd_zen3_zen4[MP_EV_COUNT] = {
+static const struct mp_pmu_event amd_zen3_to_zen5[MP_EV_COUNT] = {
 	[MP_EV_CYCLES] = EV(0x76, 0x00),       /* PMCx076 LsNotHaltedCyc */
 	[MP_EV_INSTRUCTIONS] = EV(0xc0, 0x00), /* PMCx0C0 ExRetInstr */
 	[MP_EV_LOADS] = EV(0x29, 0x01),        /* PMCx029 LsDispatch: LdDispatch */
@@ -139,8 +158,10 @@ const struct mp_pmu_table mp_pmu_tables[] = {
 	INTEL_SKL(0xa5), INTEL_SKL(0xa6),                                   /* Skylake cores */
 	INTEL_SKL(0x7d), INTEL_SKL(0x7e), INTEL_SKL(0x6a), INTEL_SKL(0x6c), /* Sunny Cove */
 	INTEL_SKL(0x8c), INTEL_SKL(0x8d), INTEL_SKL(0xa7),                  /* Willow, Cypress */
+	{ "amd-zen1", MP_X86_AMD, 0x17, 0x00, 0x2f, amd_zen1 },
 	{ "amd-zen2", MP_X86_AMD, 0x17, 0x30, 0xff, amd_zen2 },
-	{ "amd-zen3-zen4", MP_X86_AMD, 0x19, 0x00, 0xff, amd_zen3_zen4 },
+	{ "amd-zen3-zen4", MP_X86_AMD, 0x19, 0x00, 0xff, amd_zen3_to_zen5 },
+	{ "amd-zen5", MP_X86_AMD, 0x1a, 0x00, 0xff, amd_zen3_to_zen5 },
 	{ "intel-architectural", MP_X86_INTEL, -1, 0, 0, intel_arch },
 	{ "amd-generic", MP_X86_AMD, -1, 0, 0, amd_generic },
 };

@@ -10,6 +10,7 @@
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
  *   frames mode= [seed=] [contiguous=]
+ *   pmu counters=
  *
  * The first problem stops the parse with "FILE:LINE: what is wrong".
  */
@@ -292,6 +293,11 @@ static const struct field frames_fields[] = {
 	{ NULL, 0, 0, false, NULL },
 };
 
+static const struct field pmu_fields[] = {
+	MF("counters", F_U32, counters, true, NULL),
+	{ NULL, 0, 0, false, NULL },
+};
+
 static bool pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -492,13 +498,24 @@ static int st_frames(struct ctx *x, char **tok, int n)
 	return parse_fields(x, "frames", frames_fields, x->m, tok + 1, n - 1, &seen);
 }
 
+static int st_pmu(struct ctx *x, char **tok, int n)
+{
+	uint32_t seen;
+
+	if (parse_fields(x, "pmu", pmu_fields, x->m, tok + 1, n - 1, &seen) < 0)
+		return -1;
+	if (!x->m->counters)
+		return fail(x, "pmu: counters=0 counts nothing (leave the line out for no limit)");
+	return 0;
+}
+
 static const struct {
 	const char *word;
 	int (*parse)(struct ctx *x, char **tok, int n);
 } statements[] = {
 	{ "cache", st_cache }, { "tlb", st_tlb }, { "memory", st_memory },
 	{ "clock", st_clock }, { "prefetch", st_prefetch }, { "noise", st_noise },
-	{ "frames", st_frames },
+	{ "frames", st_frames }, { "pmu", st_pmu },
 };
 
 /* ---- lines ---- */
@@ -549,7 +566,7 @@ static int parse_line(struct ctx *x, char *s)
 		if (!strcmp(tok[0], statements[i].word))
 			return statements[i].parse(x, tok, n);
 	return fail(x, "unknown statement '%s' (cache, tlb, memory, clock, prefetch, noise, "
-		       "frames or name)", tok[0]);
+		       "frames, pmu or name)", tok[0]);
 }
 
 static void defaults(struct mp_sim_model *m, const char *file)

@@ -6,7 +6,9 @@
  *   mem_alloc()  real host memory (the chase reads its pointers), mapped in
  *                the simulator at its host address with the page size asked
  *                for when a TLB of the model maps it, else the base page.
- *   run()        every access simulated; counters are exact.
+ *   run()        every access simulated; counters are exact.  A model with
+ *                `pmu counters=N` counts only the first N events asked that
+ *                it has, lowest first, as a PMU with N counters arms them.
  *   flush_*()    act on the simulated caches (and TLBs for flush_all).
  *   irq_mask()   succeeds; the noise model keeps running, since it stands
  *                for what firmware and the OS do regardless.
@@ -184,6 +186,20 @@ static bool do_run(struct simp *sp, const struct mp_run *r, struct mp_sample *ou
 	}
 }
 
+/* The events a run counts: those asked that the model has, at most `counters` of them. */
+static uint32_t counted(const struct mp_sim *s, uint32_t asked)
+{
+	uint32_t left = asked & mp_sim_events(s), armed = 0, n = mp_sim_model(s)->counters;
+
+	if (!n)
+		return left;
+	for (; left && n; n--) {
+		armed |= left & -left;        /* the lowest event left */
+		left &= left - 1;
+	}
+	return armed;
+}
+
 static enum mp_status sp_run(struct mp_platform *p, const struct mp_run *r, struct mp_sample *out)
 {
 	struct simp *sp = me(p);
@@ -199,7 +215,7 @@ static enum mp_status sp_run(struct mp_platform *p, const struct mp_run *r, stru
 		p->ops->log(p, MP_LOG_ERROR, "sim: a run touched memory the platform did not map");
 		return MP_EIO;
 	}
-	out->valid = r->events & mp_sim_events(sp->sim);
+	out->valid = counted(sp->sim, r->events);
 	out->ticks = mp_sim_count(sp->sim, MP_EV_CYCLES) - before[MP_EV_CYCLES];
 	for (int e = 0; e < MP_EV_COUNT; e++)
 		if (out->valid & MP_EV_BIT(e))

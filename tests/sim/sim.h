@@ -82,6 +82,7 @@ struct mp_sim_model {
 		uint64_t seed;
 		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
 	} frames;
+	uint32_t counters;           /* events one run counts together; 0: every one asked */
 };
 
 /*

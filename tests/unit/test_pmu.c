@@ -169,6 +169,53 @@ static void test_amd_choices(void)
 					  ALL_BUT_L4 }, &p);
 }
 
+/* The Zen 2 record as another family and model: the table and its events for that CPU. */
+static void choose_as(int32_t family, int32_t model, struct mp_pmu *p)
+{
+	struct mp_cpuid c;
+	struct cpu_rec rec = CPU_REC("zen2", rec_zen2);
+	struct mp_pmu_cpu cpu;
+
+	mp_cpuid_open(&c, rec_cpuid, &rec);
+	mp_pmu_cpu_read(&c, &cpu);
+	cpu.family = family;
+	cpu.model = model;
+	mp_pmu_choose(&cpu, p);
+}
+
+static int has_event(const struct mp_pmu *p, enum mp_event e, uint16_t code, uint8_t umask)
+{
+	return p->events[e].valid && p->events[e].event == code && p->events[e].umask == umask;
+}
+
+/* Zen 1 (17h, models 00h-2Fh) and Zen 5 (1Ah): their cache and TLB miss events. */
+static void test_zen1_zen5(void)
+{
+	struct mp_pmu p;
+
+	choose_as(0x17, 0x01, &p);
+	CHECK_EQ_STR(p.table, "amd-zen1", "17h model 01h: zen1");
+	CHECK(mp_pmu_events_mask(&p) == (ALL_BUT_L4 & ~MP_EV_BIT(MP_EV_L3_MISS)),
+	      "zen1: every event but L3 and L4 misses (0x%x)", mp_pmu_events_mask(&p));
+	CHECK(has_event(&p, MP_EV_L1D_MISS, 0x60, 0xe0), "zen1: L1D miss is PMCx060 umask E0H");
+	CHECK(has_event(&p, MP_EV_L2_MISS, 0x64, 0x09), "zen1: L2 miss is PMCx064 umask 09H");
+	CHECK(has_event(&p, MP_EV_DTLB1_MISS, 0x45, 0xff) &&
+	      has_event(&p, MP_EV_DTLB2_MISS, 0x45, 0xf0), "zen1: DTLB misses are PMCx045 FFH, F0H");
+	CHECK(has_event(&p, MP_EV_ITLB2_MISS, 0x85, 0x00), "zen1: ITLB2 miss is PMCx085, no mask");
+	choose_as(0x17, 0x2f, &p);
+	CHECK_EQ_STR(p.table, "amd-zen1", "17h model 2Fh: zen1");
+	choose_as(0x17, 0x30, &p);
+	CHECK_EQ_STR(p.table, "amd-zen2", "17h model 30h: zen2");
+	choose_as(0x1a, 0x44, &p);
+	CHECK_EQ_STR(p.table, "amd-zen5", "1Ah model 44h: zen5");
+	CHECK_EQ_INT(mp_pmu_events_mask(&p), ALL_BUT_L4, "zen5: every event but L4 misses");
+	CHECK(has_event(&p, MP_EV_L1D_MISS, 0x60, 0xe0) && has_event(&p, MP_EV_L2_MISS, 0x64, 0x09),
+	      "zen5: L1D, L2 misses are PMCx060 E0H, PMCx064 09H");
+	CHECK(has_event(&p, MP_EV_L3_MISS, 0x43, 0x5c), "zen5: L3 miss is PMCx043 umask 5CH");
+	CHECK(has_event(&p, MP_EV_DTLB1_MISS, 0x45, 0xff) &&
+	      has_event(&p, MP_EV_DTLB2_MISS, 0x45, 0xf0), "zen5: DTLB misses are PMCx045 FFH, F0H");
+}
+
 /* CPUID.0AH EBX and EAX[31:24] as a hypervisor may set them: events go. */
 static void test_arch_availability(void)
 {
@@ -193,7 +240,13 @@ static void test_arch_availability(void)
 	      "other vendors: no counters");
 }
 
-/* Every table: cycles and instructions; model tables every event but L4; codes fit. */
+/* What a model table counts: every event but L4, and Zen 1 no L3 (its L3 has its own counters). */
+static uint32_t table_events(const struct mp_pmu_table *t)
+{
+	return strcmp(t->name, "amd-zen1") ? ALL_BUT_L4 : ALL_BUT_L4 & ~MP_EV_BIT(MP_EV_L3_MISS);
+}
+
+/* Every table: cycles and instructions; model tables their events (table_events); codes fit. */
 static void test_tables(void)
 {
 	int fallbacks[3] = { 0, 0, 0 };
@@ -210,7 +263,7 @@ static void test_tables(void)
 			too_wide |= t->events[e].event > limit ? MP_EV_BIT(e) : 0;
 		}
 		CHECK((have & CORE_EVENTS) == CORE_EVENTS, "%s: cycles and instructions", t->name);
-		CHECK(t->family == -1 || have == ALL_BUT_L4, "%s (family %d): events 0x%x", t->name,
+		CHECK(t->family == -1 || have == table_events(t), "%s (family %d): events 0x%x", t->name,
 		      (int)t->family, have);
 		CHECK(too_wide == 0, "%s: event codes fit the vendor's select field", t->name);
 		if (t->family == -1)
@@ -452,6 +505,7 @@ int main(void)
 	test_control_values();
 	test_intel_choices();
 	test_amd_choices();
+	test_zen1_zen5();
 	test_arch_availability();
 	test_tables();
 	test_pmc_intel();

@@ -159,6 +159,10 @@ static void test_defaults(void)
 	      m.caches[1].level == 2, "types and levels from names");
 	CHECK(m.prefetch.kind == MP_SIM_PF_NONE && m.noise.rate == 0 &&
 	      m.frames.mode == MP_SIM_FRAMES_CONTIGUOUS, "no prefetch, no noise, contiguous");
+	CHECK(m.counters == 0, "no limit on the events one run counts");
+	rc = parse("cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=200\n"
+		   "pmu counters=4\n", &m, err, sizeof(err));
+	CHECK(rc == 0 && m.counters == 4, "pmu counters=4: %s", rc ? err : "ok");
 }
 
 static void test_naming(void)
@@ -200,7 +204,7 @@ static const struct {
 	{ "# a comment\n\ncache L1D size=32Q line=64 ways=8 latency=4\n",
 	  "test.model:3: cache L1D: bad size '32Q' (want a size such as 64, 32K or 1M)" },
 	{ "cachee L1D size=32K\n", "test.model:1: unknown statement 'cachee' (cache, tlb, memory, "
-	  "clock, prefetch, noise, frames or name)" },
+	  "clock, prefetch, noise, frames, pmu or name)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\n",
 	  "test.model: no 'memory latency=CYCLES' line" },
 	{ "cache FOO size=32K line=64 ways=8 latency=4\n",
@@ -237,6 +241,9 @@ static const struct {
 	  "prefetch kind=stride level=3\n",
 	  "test.model: prefetch level=3: no level-3 cache holds data" },
 	{ "name zen\n", "test.model:1: expected 'name = VALUE'" },
+	{ "pmu counters=0\n",
+	  "test.model:1: pmu: counters=0 counts nothing (leave the line out for no limit)" },
+	{ "pmu\n", "test.model:1: pmu: missing counters=" },
 	{ "frames mode=shuffled\n",
 	  "test.model:1: frames: bad mode 'shuffled' (want one of contiguous, scattered)" },
 	{ "clock freq=fast\n",

@@ -161,6 +161,36 @@ static void test_chase(void)
 	mp_sim_platform_free(p);
 }
 
+/* Two counters: the two lowest events asked that the model has, and only those counted. */
+static void test_counters(void)
+{
+	char text[1024];
+	struct mp_platform *p;
+	struct mp_run r = { .op = MP_OP_CHASE, .steps = 64, .region = "chain" };
+	struct mp_sample s;
+	struct mp_mem m;
+
+	snprintf(text, sizeof(text), "%spmu counters=2\n", model_text);
+	p = platform(text, NULL, false);
+	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
+	r.start = chain(&m, 64, 64);
+	r.events = MP_EV_BIT(MP_EV_L2_MISS) | MP_EV_BIT(MP_EV_L1D_MISS) |
+		   MP_EV_BIT(MP_EV_DTLB1_MISS) | MP_EV_BIT(MP_EV_LOADS);
+	p->ops->run(p, &r, &s);
+	CHECK(s.valid == (MP_EV_BIT(MP_EV_LOADS) | MP_EV_BIT(MP_EV_L1D_MISS)),
+	      "counters=2: loads and L1D misses, not L2 (not modelled) nor DTLB1 (valid %#x)",
+	      s.valid);
+	CHECK(s.count[MP_EV_L1D_MISS] == 64 && s.count[MP_EV_DTLB1_MISS] == 0,
+	      "counters=2: the counted event counts, the other reads 0");
+	r.events = MP_EV_BIT(MP_EV_DTLB1_MISS);
+	p->ops->flush_all(p);
+	p->ops->run(p, &r, &s);
+	CHECK(s.valid == MP_EV_BIT(MP_EV_DTLB1_MISS) && s.count[MP_EV_DTLB1_MISS] == 1,
+	      "counters=2: DTLB1 asked alone is counted");
+	p->ops->mem_free(p, &m);
+	mp_sim_platform_free(p);
+}
+
 static void test_sweeps_and_code(void)
 {
 	struct mp_platform *p = platform(model_text, NULL, false);
@@ -242,6 +272,7 @@ int main(void)
 	test_fields_and_memory();
 	test_contiguous_request();
 	test_chase();
+	test_counters();
 	test_sweeps_and_code();
 	test_sink();
 	test_explain();
