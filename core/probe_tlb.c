@@ -195,11 +195,15 @@ static int fits_pages(struct tlb_ctx *t, uint64_t pages, double below, double fi
 	return 0;
 }
 
-/* Entries: the most pages that still run at the plateau's time (bisection). */
+/*
+ * Entries: the most pages that still run at the plateau's time (bisection),
+ * its highest point: the noise within the plateau is no reason to stop
+ * (as mp_ck_refine).
+ */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
 	uint64_t lo = o->s.x[o->steps.plateau[k].last], hi = o->s.x[o->steps.plateau[k].last + 1];
-	double below = o->steps.plateau[k].high, fit = mp_log2(1.0 + MP_CK_FIT_RISE);
+	double below = o->steps.plateau[k].peak, fit = mp_log2(1.0 + MP_CK_FIT_RISE);
 
 	if (MP_STEP_NOISE_K * o->steps.noise > fit)
 		fit = MP_STEP_NOISE_K * o->steps.noise;
@@ -280,6 +284,22 @@ static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const cha
 
 static void note(struct mp_ctx *c, const char *what, uint64_t page);
 
+/*
+ * A confirmed rise whose "page" is smaller than the platform's smallest:
+ * no TLB maps less than a page, so a cache boundary passed the
+ * confirmation (on a busy host, one of T(2..4,k)'s points can carry a
+ * disturbance).  Said, not recorded.
+ */
+static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
+{
+	char what[MP_TEXT_LEN];
+
+	mp_snprintf(what, sizeof(what), "a rise at %llu pages repeats every %llu bytes, less "
+		    "than a page: a cache boundary, not a TLB level; not recorded",
+		    (unsigned long long)lv->entries, (unsigned long long)lv->page_bytes);
+	note(t->c, what, t->page);
+}
+
 /* Confirm, measure and record every level the curve shows. */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
@@ -301,6 +321,10 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 		lv[n].below = o->steps.plateau[k].high;
 		lv[n].above = o->steps.plateau[k + 1].level;
 		mp_tlb_geometry(t, lv, n);
+		if (lv[n].page_bytes && lv[n].page_bytes < t->c->p->page_bytes) {
+			not_tlb(t, &lv[n]);
+			continue;
+		}
 		record(t, &lv[n], n + 1);
 		n++;
 	}
