@@ -147,7 +147,7 @@ static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes
 		return st;
 	if (ch.length > MP_WINDOW_STEPS)
 		return mp_chase_pass(c, &ch, ticks);
-	return mp_chase_min_pass(c, &ch, mp_stable_runs(c->cfg), ticks);
+	return mp_chase_min_pass(c, &ch, MP_MIN_PASSES(mp_stable_runs(c->cfg)), ticks);
 }
 
 enum mp_status mp_ck_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,

@@ -333,6 +333,14 @@ int mp_config_set(struct mp_config *c, const char *key, const char *value, char 
 			  (struct slice){ value, mp_strlen(value) }, &b);
 }
 
+void mp_config_show(const struct mp_config *c, struct mp_buf *b)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		mp_buf_printf(b, "%s%s=", i ? " " : "", keys[i].name);
+		keys[i].show(c, b);
+	}
+}
+
 /* ---- files ---- */
 
 static size_t find_char(struct slice v, char ch)

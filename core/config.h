@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "core/result.h"
 
 enum mp_profile { MP_PROFILE_QUICK = 0, MP_PROFILE_FULL };
@@ -39,6 +40,12 @@ uint32_t mp_config_parse(struct mp_config *c, const char *text, size_t len,
 /* Apply one `key=value` setting (command-line form); 0 on success. */
 int mp_config_set(struct mp_config *c, const char *key, const char *value, char *why,
 		  size_t why_len);
+
+/*
+ * Every setting in effect, `key=value` words in the key table's order
+ * separated by single spaces; each word is a valid mp_config_set input.
+ */
+void mp_config_show(const struct mp_config *c, struct mp_buf *b);
 
 /* Is a probe selected by the `probes` list? */
 int mp_config_wants(const struct mp_config *c, const char *probe);

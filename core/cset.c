@@ -40,7 +40,7 @@ static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_
 	enum mp_status st = mp_chase_warm(s->c, &ch);
 
 	if (st == MP_OK)
-		st = mp_chase_min_cycles(s->c, &ch, s->stable, ticks);
+		st = mp_chase_min_pass(s->c, &ch, MP_MIN_WHOLE(s->stable), ticks);
 	flush_chain(s, base, offs, n);
 	return st;
 }

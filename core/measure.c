@@ -97,14 +97,16 @@ double mp_seconds_since(struct mp_platform *p, uint64_t t0)
 	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
 }
 
-enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks)
+/* mp_chase_pass with windows of at most `window` loads over a long cycle. */
+static enum mp_status pass_in(struct mp_ctx *c, struct mp_chase *ch, uint64_t window,
+			      double *ticks)
 {
 	uint64_t w = MP_SHORT_WINDOW_STEPS, total = 0, t = 0, steps, left;
 	enum mp_status st = MP_OK;
 
 	steps = ch->length < w ? (w + ch->length - 1) / ch->length * ch->length : ch->length;
 	for (left = steps; left && st == MP_OK;) {
-		uint64_t n = ch->length < w || left < w ? left : w;
+		uint64_t n = ch->length < w || left < window ? left : window;
 
 		st = mp_chase_window(c, ch, n, &t);
 		total += t;
@@ -114,21 +116,31 @@ enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *tick
 	return st;
 }
 
-enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
+enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks)
+{
+	return pass_in(c, ch, MP_SHORT_WINDOW_STEPS, ticks);
+}
+
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
 				 double *ticks)
 {
-	unsigned since = 0;
+	double best = 1e300, last = -1.0;
+	unsigned since = 0, same = 0;
 
-	*ticks = 1e300;
-	for (unsigned run = 0; run < MP_MAX_RUNS && since < stable; run++) {
+	for (unsigned run = 0; run < MP_MAX_RUNS && since < rule.stable; run++) {
 		double t;
-		enum mp_status st = mp_chase_pass(c, ch, &t);
+		enum mp_status st = pass_in(c, ch, rule.window, &t);
 
 		if (st != MP_OK)
 			return st;
-		since = t < *ticks ? 0 : since + 1;
-		*ticks = t < *ticks ? t : *ticks;
+		since = t < best ? 0 : since + 1;
+		best = t < best ? t : best;
+		same = t == last ? same + 1 : 0;
+		last = t;
+		if (rule.identical && same + 1 >= rule.identical)
+			break;  /* nothing disturbs these passes: none will be faster */
 	}
+	*ticks = best;
 	return MP_OK;
 }
 
@@ -279,28 +291,5 @@ enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn f
 		knock_out(c, s);
 	}
 	c->p->ops->progress(c->p, what, s->n, s->n);
-	return MP_OK;
-}
-
-enum mp_status mp_chase_min_cycles(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
-				   double *ticks_per_access)
-{
-	uint64_t per = (MP_SHORT_WINDOW_STEPS + ch->length - 1) / ch->length;
-	uint64_t steps = per * ch->length, best = UINT64_MAX, ticks, last = 0;
-	unsigned since_best = 0, same = 0;
-
-	for (unsigned run = 0; run < MP_MAX_RUNS && since_best < stable; run++) {
-		enum mp_status st = mp_chase_window(c, ch, steps, &ticks);
-
-		if (st != MP_OK)
-			return st;
-		same = ticks == last ? same + 1 : 0;
-		last = ticks;
-		since_best = ticks < best ? 0 : since_best + 1;
-		best = ticks < best ? ticks : best;
-		if (same + 1 >= MP_IDENTICAL_RUNS)
-			break;  /* nothing disturbs these windows: none will be faster */
-	}
-	*ticks_per_access = (double)best / (double)steps;
 	return MP_OK;
 }

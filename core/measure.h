@@ -56,8 +56,31 @@ enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t s
  */
 enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks);
 
-/* The minimum over passes, after `stable` passes without a new minimum (MP_MAX_RUNS at most). */
-enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
+/*
+ * When mp_chase_min_pass has its minimum, and how it times a pass: it
+ * stops after `stable` passes in a row without a new minimum (MP_MAX_RUNS
+ * passes at most) or, when `identical` is not 0, as soon as that many
+ * passes in a row took exactly as long.  A pass is mp_chase_pass's, with
+ * a long cycle timed in windows of at most `window` loads.
+ */
+struct mp_min_rule {
+	unsigned stable;
+	unsigned identical;
+	uint64_t window;
+};
+
+/* `n` stable passes, in mp_chase_pass's windows. */
+#define MP_MIN_PASSES(n) ((struct mp_min_rule){ .stable = (n), .window = MP_SHORT_WINDOW_STEPS })
+/*
+ * A short chain (a compact set, at most MP_WINDOW_STEPS loads): `n` stable
+ * passes of one window each, or MP_IDENTICAL_RUNS identical ones.
+ */
+#define MP_MIN_WHOLE(n) \
+	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
+			       .window = MP_WINDOW_STEPS })
+
+/* The minimum ticks per access over passes, by the rule; *ticks is set only on MP_OK. */
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
 				 double *ticks);
 
 /* Runs without a new minimum before a measurement is accepted, for the profile. */
@@ -157,15 +180,12 @@ bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
 #define MP_SHORT_WINDOW_STEPS 1024u
 
 /*
- * Minimum ticks per access of a chain timed in windows of whole cycles,
- * after `stable` runs without a new minimum (MP_MAX_RUNS at most), or as
- * soon as MP_IDENTICAL_RUNS windows in a row took exactly as long: nothing
- * disturbs them (a simulator without noise), so no later one is faster.
- * On hardware the clock's jitter never repeats a window to the tick.
+ * Passes in a row of exactly the same time after which a short chain's
+ * minimum is taken (mp_min_rule.identical): nothing disturbs them (a
+ * simulator without noise), so no later one is faster.  On hardware the
+ * clock's jitter never repeats a pass to the tick.
  */
 #define MP_IDENTICAL_RUNS 8u
-enum mp_status mp_chase_min_cycles(struct mp_ctx *c, struct mp_chase *ch, unsigned stable,
-				   double *ticks_per_access);
 
 /* Conversions; NaN when the platform does not know the clock. */
 double mp_ticks_to_cycles(const struct mp_platform *p, double ticks);

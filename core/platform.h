@@ -178,4 +178,8 @@ static inline void mp_log(struct mp_platform *p, enum mp_log_level l, const char
 	p->ops->log(p, l, m);
 }
 
+/* mp_log of a line formatted as by mp_buf_printf, cut short at two result texts' length. */
+void mp_logf(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

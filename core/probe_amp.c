@@ -32,12 +32,9 @@ typedef enum mp_status (*algorithm)(struct amp_level *l, struct mp_cnt_tally *t)
 static void tell(const struct amp_level *l, enum mp_param p, const struct mp_cnt_tally *t,
 		 uint64_t accesses)
 {
-	char text[MP_TEXT_LEN];
-
-	mp_snprintf(text, sizeof(text), "amp: L%d %s %s: %lld (%d/%d votes, %llu accesses)",
-		    (int)l->level, l->tlb ? "DTLB" : "cache", mp_param_name(p),
-		    (long long)t->value, (int)t->votes, (int)t->of, (unsigned long long)accesses);
-	mp_log(l->a->c->p, MP_LOG_INFO, text);
+	mp_logf(l->a->c->p, MP_LOG_INFO, "amp: L%d %s %s: %lld (%d/%d votes, %llu accesses)",
+		(int)l->level, l->tlb ? "DTLB" : "cache", mp_param_name(p),
+		(long long)t->value, (int)t->votes, (int)t->of, (unsigned long long)accesses);
 }
 
 /* Run one algorithm; true when it decided and the counter stayed sane. */

@@ -83,7 +83,8 @@ enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, doub
 
 	if (st == MP_OK)
 		st = mp_chase_warm(t->c, &ch);
-	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, MP_STABLE_RUNS_FULL, ticks) : st;
+	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, MP_MIN_PASSES(MP_STABLE_RUNS_FULL), ticks)
+			   : st;
 }
 
 static enum mp_status t_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,

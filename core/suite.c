@@ -41,19 +41,6 @@ static const struct {
 	{ "curves.csv", mp_write_csv },
 };
 
-static void say(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
-{
-	char line[MP_TEXT_LEN * 2];
-	struct mp_buf b;
-	va_list ap;
-
-	mp_buf_init(&b, line, sizeof(line));
-	va_start(ap, fmt);
-	mp_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	mp_log(p, lvl, line);
-}
-
 enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 {
 	enum mp_status worst = MP_OK;
@@ -63,8 +50,8 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 		mp_buf_init(&b, out_mem, sizeof(out_mem));
 		outputs[i].write(&b, r);
 		if (b.overflow)
-			say(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
-			    outputs[i].name, OUT_BYTES);
+			mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
+				outputs[i].name, OUT_BYTES);
 		enum mp_status st = p->ops->sink(p, outputs[i].name, b.data, b.len);
 		if (st != MP_OK)
 			worst = st;
@@ -103,13 +90,13 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 		return;
 	}
 	rec->status = MP_PROBE_OK;
-	say(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
+	mp_logf(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
 	t0 = mp_now(p);
 	def->run(&ctx);
 	rec->seconds = mp_seconds_since(p, t0);
-	say(p, MP_LOG_INFO, "probe %s: %s in %.2f s%s%s", def->name,
-	    mp_probe_status_name(rec->status), rec->seconds, rec->message[0] ? ": " : "",
-	    rec->message);
+	mp_logf(p, MP_LOG_INFO, "probe %s: %s in %.2f s%s%s", def->name,
+		mp_probe_status_name(rec->status), rec->seconds, rec->message[0] ? ": " : "",
+		rec->message);
 }
 
 static void check_selection(struct mp_platform *p, const struct mp_config *cfg,
@@ -120,7 +107,7 @@ static void check_selection(struct mp_platform *p, const struct mp_config *cfg,
 	for (unsigned i = 0; i < mp_nprobes; i++)
 		known += mp_config_wants(cfg, mp_probes[i].name) ? 1 : 0;
 	if (known == 0) {
-		say(p, MP_LOG_WARN, "no known probe in \"%s\"; nothing to run", cfg->probes);
+		mp_logf(p, MP_LOG_WARN, "no known probe in \"%s\"; nothing to run", cfg->probes);
 		mp_result_add_note(r, "the probes setting named no known probe");
 	}
 }
@@ -134,10 +121,10 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
 		if (mp_suite_save(p, r) != MP_OK)
-			say(p, MP_LOG_WARN, "results could not be stored after probe %s",
-			    mp_probes[i].name);
+			mp_logf(p, MP_LOG_WARN, "results could not be stored after probe %s",
+				mp_probes[i].name);
 	}
 	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
 	if (mp_suite_save(p, r) != MP_OK)
-		say(p, MP_LOG_WARN, "results could not be stored after the merge of methods");
+		mp_log(p, MP_LOG_WARN, "results could not be stored after the merge of methods");
 }

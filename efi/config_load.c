@@ -4,17 +4,6 @@
 #include "efi/fw.h"
 #include "efi/out.h"
 
-static const char *const profile_names[] = {
-	[MP_PROFILE_QUICK] = "quick",
-	[MP_PROFILE_FULL] = "full",
-};
-
-static const char *const finish_names[] = {
-	[MP_FINISH_SHUTDOWN] = "shutdown",
-	[MP_FINISH_REBOOT] = "reboot",
-	[MP_FINISH_RETURN] = "return",
-};
-
 static void complain(void *arg, uint32_t line, const char *msg)
 {
 	(void)arg;
@@ -58,16 +47,10 @@ void mp_efi_config_load(struct mp_config *cfg)
 
 void mp_efi_config_show(const struct mp_config *cfg)
 {
-	char arena[24], port[12] = "none";
+	char line[MP_EFI_LINE];
 	struct mp_buf b;
 
-	mp_buf_init(&b, arena, sizeof(arena));
-	mp_buf_size(&b, cfg->arena_bytes);
-	if (cfg->serial_port)
-		mp_snprintf(port, sizeof(port), "0x%x", cfg->serial_port);
-	mp_efi_sayf("memprobe: config: profile=%s method=%s probes=%s arena=%s on_finish=%s "
-		    "finish_delay=%u serial_port=%s seed=%llu\n",
-		    profile_names[cfg->profile], mp_method_name(cfg->method),
-		    cfg->probes[0] ? cfg->probes : "all", arena, finish_names[cfg->on_finish],
-		    cfg->finish_delay, port, (unsigned long long)cfg->seed);
+	mp_buf_init(&b, line, sizeof(line));
+	mp_config_show(cfg, &b);
+	mp_efi_sayf("memprobe: config: %s\n", line);
 }

@@ -176,7 +176,6 @@ static void efi_irq_unmask(struct mp_platform *p)
 {
 	struct efi_state *s = st(p);
 	uint64_t t = mp_x86_tsc_end() - s->mask_t0;
-	char msg[MP_TEXT_LEN];
 
 	mp_x86_irq_restore(s->irq_flags);
 	s->mask_windows++;
@@ -184,10 +183,9 @@ static void efi_irq_unmask(struct mp_platform *p)
 	if (t <= s->mask_limit || s->mask_off)
 		return;
 	s->mask_off = true;
-	mp_snprintf(msg, sizeof(msg), "an interrupt-masked window took %.1f ms, over the %u ms "
-		    "bound: the rest run with interrupts enabled",
-		    (double)t * 1e3 / (double)p->tick_hz, MASK_MAX_US / 1000);
-	efi_log(p, MP_LOG_WARN, msg);
+	mp_logf(p, MP_LOG_WARN, "an interrupt-masked window took %.1f ms, over the %u ms bound: "
+		"the rest run with interrupts enabled", (double)t * 1e3 / (double)p->tick_hz,
+		MASK_MAX_US / 1000);
 }
 
 static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,

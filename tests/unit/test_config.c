@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for core/config.c: defaults, the file syntax, complaints and probe selection. */
+/*
+ * Unit tests for core/config.c: defaults, the file syntax, complaints, probe
+ * selection and the shown configuration.
+ */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/config.h"
@@ -193,6 +197,56 @@ static void test_wants(void)
 	CHECK_EQ_INT(mp_config_wants(&c, "assoc"), 1, "all wants every probe");
 }
 
+static bool same_config(const struct mp_config *a, const struct mp_config *b)
+{
+	return a->profile == b->profile && a->method == b->method &&
+	       strcmp(a->probes, b->probes) == 0 && a->arena_bytes == b->arena_bytes &&
+	       a->on_finish == b->on_finish && a->finish_delay == b->finish_delay &&
+	       a->serial_port == b->serial_port && a->seed == b->seed;
+}
+
+/* Show c, check the text, then parse it one word a line over `over`: c again. */
+static void check_show(const struct mp_config *c, struct mp_config *over, const char *want,
+		       const char *name)
+{
+	char mem[512], label[96];
+	struct complaints out = { 0 };
+	struct mp_buf b;
+
+	mp_buf_init(&b, mem, sizeof(mem));
+	mp_config_show(c, &b);
+	snprintf(label, sizeof(label), "show %s", name);
+	CHECK_EQ_STR(mem, want, label);
+	for (char *s = mem; *s; s++)
+		*s = *s == ' ' ? '\n' : *s;
+	snprintf(label, sizeof(label), "show %s: parsed without problems", name);
+	CHECK_EQ_INT(mp_config_parse(over, mem, b.len, collect, &out), 0, label);
+	check_lines(out.text, "", label);
+	CHECK(same_config(over, c), "show %s: parsed back to the same settings", name);
+}
+
+static void test_show(void)
+{
+	struct mp_config def, full, odd, over;
+	struct complaints out;
+
+	mp_config_defaults(&def);
+	parse(&full, &out, "profile=full\nmethod=both\nprobes=latency, tlb\narena=1G\n"
+			   "on_finish=return\nfinish_delay=3600\nserial_port=0x2f8\nseed=0xfeed");
+	parse(&odd, &out, "method=counters\narena=12345\non_finish=reboot\nfinish_delay=0\n"
+			  "serial_port=none\nseed=18446744073709551615");
+	over = full;
+	check_show(&def, &over, "profile=quick method=timing probes=all arena=256M "
+		   "on_finish=shutdown finish_delay=30 serial_port=0x3f8 seed=1", "defaults");
+	over = def;
+	check_show(&full, &over, "profile=full method=both probes=latency,tlb arena=1G "
+		   "on_finish=return finish_delay=3600 serial_port=0x2f8 seed=65261", "full");
+	over = full;
+	check_show(&odd, &over, "profile=quick method=counters probes=all arena=12345 "
+		   "on_finish=reboot finish_delay=0 serial_port=none seed=18446744073709551615",
+		   "odd");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -201,5 +255,6 @@ int main(void)
 	test_odd_files();
 	test_set();
 	test_wants();
+	test_show();
 	return check_done();
 }
