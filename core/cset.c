@@ -64,7 +64,7 @@ static bool wants_twin(const struct mp_cset *s, uint64_t n)
 /* What the TLB adds per access to a chase in this visiting order. */
 static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
 {
-	double t;
+	double t = 0.0;
 	enum mp_status st;
 
 	/* The pages are the memory's: offsets from its (page-aligned) start. */
@@ -72,7 +72,7 @@ static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
 		twin[i] = s->shift + order[i];
 	mp_ref_twin(twin, n, s->page, s->twin_line, twin);
 	st = time_chain(s, s->mem, twin, n, &t);
-	*extra = t > s->l1_ticks ? t - s->l1_ticks : 0.0;
+	*extra = st == MP_OK && t > s->l1_ticks ? t - s->l1_ticks : 0.0;
 	return st;
 }
 
