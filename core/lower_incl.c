@@ -149,7 +149,7 @@ static int split_joined(struct mp_lower *lv, struct mp_geom *g)
 	uint64_t joined = g->ways * g->way, own, lines, ways;
 	int st;
 
-	if (joined <= lv->union_bytes)
+	if (joined <= lv->union_bytes || !g->line)
 		return 0;
 	own = joined - lv->union_bytes;
 	st = most_lines(lv, own, &lines);
