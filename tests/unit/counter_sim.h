@@ -58,14 +58,7 @@ static inline int cs_start(struct cs_run *s, enum mp_method method, const char *
 	s->cfg.method = method;
 	snprintf(s->cfg.probes, sizeof(s->cfg.probes), "%s", probes ? probes : "");
 	s->cfg.arena_bytes = cs_arena(&s->model);
-	s->p = mp_sim_platform_new(&s->model, NULL, false, true);
-	if (!s->p) {
-		CHECK(0, "%s: sim platform", s->name);
-		return 0;
-	}
-	mp_result_init(&s->r, s->p->name);
-	mp_sim_model_document(&s->model, &s->r.documented);
-	return 1;
+	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }
 
 static inline int cs_open(struct cs_run *s, const char *path, enum mp_method method, const char *probes)

@@ -24,14 +24,7 @@ static int pc_open(struct ps_run *s, const char *path, int rough)
 		return 1;
 	mp_sim_platform_free(s->p);
 	s->model.frames.mode = MP_SIM_FRAMES_CONTIGUOUS;
-	s->p = mp_sim_platform_new(&s->model, NULL, false, true);
-	if (!s->p) {
-		CHECK(0, "%s: sim platform", s->name);
-		return 0;
-	}
-	mp_result_init(&s->r, s->p->name);
-	mp_sim_model_document(&s->model, &s->r.documented);
-	return 1;
+	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }
 
 /* Run one probe; its status is the caller's to check. */

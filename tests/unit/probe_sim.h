@@ -73,12 +73,45 @@ static inline int ps_models(char (*paths)[PS_PATH])
 	return n;
 }
 
+typedef void (*ps_model_fn)(const char *path, int rough);
+
+/*
+ * Run fn on every model file whose path contains `filter` (NULL: all), as
+ * ps_open's variants PS_EXACT up to `last`; returns check_done().
+ */
+static inline int ps_each_model(const char *filter, ps_model_fn fn, int last)
+{
+	static char paths[PS_MAX_MODELS][PS_PATH];
+	int n = ps_models(paths);
+
+	CHECK(n > 0, "model files in %s: %d", PS_MODELS_DIR, n);
+	for (int i = 0; i < n; i++)
+		for (int rough = PS_EXACT; rough <= last; rough++)
+			if (!filter || strstr(paths[i], filter))
+				fn(paths[i], rough);
+	return check_done();
+}
+
 static inline double ps_wall(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Open the sim platform on a model and start its result with the model's documented values. */
+static inline int ps_platform(const struct mp_sim_model *m, const char *name,
+			      struct mp_platform **p, struct mp_result *r)
+{
+	*p = mp_sim_platform_new(m, NULL, false, true);
+	if (!*p) {
+		CHECK(0, "%s: sim platform", name);
+		return 0;
+	}
+	mp_result_init(r, (*p)->name);
+	mp_sim_model_document(m, &r->documented);
+	return 1;
 }
 
 /* Load a model (a rough copy if asked) and open the sim platform on it. */
@@ -103,14 +136,7 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name,
 		 rough == PS_REFUSED ? " (rough, no contiguous memory)" : rough ? " (rough)" : "");
 	mp_config_defaults(&s->cfg);
-	s->p = mp_sim_platform_new(&s->model, NULL, false, true);
-	if (!s->p) {
-		CHECK(0, "%s: sim platform", s->name);
-		return 0;
-	}
-	mp_result_init(&s->r, s->p->name);
-	mp_sim_model_document(&s->model, &s->r.documented);
-	return 1;
+	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }
 
 static inline void ps_probe(struct ps_run *s, const char *name, mp_probe_fn fn)

@@ -117,13 +117,5 @@ static void run(const char *path, int rough)
 
 int main(void)
 {
-	static char paths[PS_MAX_MODELS][PS_PATH];
-	int n = ps_models(paths);
-
-	CHECK(n > 0, "model files found in %s", PS_MODELS_DIR);
-	for (int i = 0; i < n; i++) {
-		run(paths[i], 0);
-		run(paths[i], 1);
-	}
-	return check_done();
+	return ps_each_model(NULL, run, PS_ROUGH);
 }

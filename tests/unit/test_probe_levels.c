@@ -85,6 +85,8 @@ static void one(const char *path, int rough)
 	struct ps_run s;
 	int32_t n;
 
+	if (rough == PS_REFUSED && !strstr(path, "/pentium4-"))
+		return;                  /* one model is enough for that path */
 	if (!ps_open(&s, path, rough))
 		return;
 	ps_probe(&s, "levels", mp_probe_levels);
@@ -103,17 +105,5 @@ static void one(const char *path, int rough)
 
 int main(int argc, char **argv)
 {
-	static char paths[PS_MAX_MODELS][PS_PATH];
-	int n = ps_models(paths);
-
-	CHECK(n > 0, "model files in %s: %d", PS_MODELS_DIR, n);
-	for (int i = 0; i < n; i++) {
-		if (argc > 1 && !strstr(paths[i], argv[1]))
-			continue;
-		one(paths[i], PS_EXACT);
-		one(paths[i], PS_ROUGH);
-		if (strstr(paths[i], "/pentium4-"))
-			one(paths[i], PS_REFUSED);
-	}
-	return check_done();
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_REFUSED);
 }

@@ -53,11 +53,11 @@ static int right(const struct mp_sim_cache_model *mc, enum mp_replacement got)
 	return got == want;
 }
 
-static void one(const char *path)
+static void one(const char *path, int rough)
 {
 	struct ps_run s;
 
-	if (!ps_open(&s, path, 0))
+	if (!ps_open(&s, path, rough))
 		return;
 	fill(&s);
 	ps_probe(&s, "policy", mp_probe_policy);
@@ -84,12 +84,5 @@ static void one(const char *path)
 
 int main(int argc, char **argv)
 {
-	static char paths[PS_MAX_MODELS][PS_PATH];
-	int n = ps_models(paths);
-
-	CHECK(n > 0, "model files in %s: %d", PS_MODELS_DIR, n);
-	for (int i = 0; i < n; i++)
-		if (argc < 2 || strstr(paths[i], argv[1]))
-			one(paths[i]);
-	return check_done();
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_EXACT);
 }

@@ -72,15 +72,5 @@ static void one(const char *path, int rough)
 
 int main(int argc, char **argv)
 {
-	static char paths[PS_MAX_MODELS][PS_PATH];
-	int n = ps_models(paths);
-
-	CHECK(n > 0, "model files in %s: %d", PS_MODELS_DIR, n);
-	for (int i = 0; i < n; i++) {
-		if (argc > 1 && !strstr(paths[i], argv[1]))
-			continue;
-		one(paths[i], 0);
-		one(paths[i], 1);
-	}
-	return check_done();
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_ROUGH);
 }
