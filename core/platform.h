@@ -147,6 +147,15 @@ struct mp_platform_ops {
 				     const uint64_t *offsets, uint64_t n, void **entry);
 
 	void (*log)(struct mp_platform *p, enum mp_log_level lvl, const char *msg);
+	/*
+	 * Let about `us` microseconds pass without measuring, so that other
+	 * activity on the machine (a hypervisor, a neighbour sharing the
+	 * core) may move on before a measurement is repeated.  Optional: NULL
+	 * where nothing else runs (bare metal, with the other cores parked;
+	 * the simulator, whose noise is drawn per access).
+	 */
+	void (*rest)(struct mp_platform *p, uint32_t us);
+
 	/* Long work reports how far it is: `what` done of `total`. */
 	void (*progress)(struct mp_platform *p, const char *what, uint64_t done, uint64_t total);
 
@@ -166,6 +175,15 @@ struct mp_platform {
 
 /* Short forms so a probe reads naturally. */
 static inline uint64_t mp_now(struct mp_platform *p) { return p->ops->now(p); }
+
+/* Rest `us` microseconds; false where the platform has nothing to wait for. */
+static inline bool mp_rest(struct mp_platform *p, uint32_t us)
+{
+	if (!p->ops->rest)
+		return false;
+	p->ops->rest(p, us);
+	return true;
+}
 
 static inline enum mp_status mp_run(struct mp_platform *p, const struct mp_run *r,
 				    struct mp_sample *s)

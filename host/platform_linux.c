@@ -185,6 +185,15 @@ static void linux_log(struct mp_platform *p, enum mp_log_level lvl, const char *
 	host_log(p->name, lvl, msg);
 }
 
+/* Sleep: the CPU goes to whatever else wants it meanwhile. */
+static void linux_rest(struct mp_platform *p, uint32_t us)
+{
+	struct timespec t = { .tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000 };
+
+	(void)p;
+	nanosleep(&t, NULL);
+}
+
 static void linux_progress(struct mp_platform *p, const char *what, uint64_t done,
 			   uint64_t total)
 {
@@ -211,6 +220,7 @@ static const struct mp_platform_ops linux_ops = {
 	.irq_unmask = linux_nothing,
 	.code_build = linux_code_build,
 	.log = linux_log,
+	.rest = linux_rest,
 	.progress = linux_progress,
 	.sink = linux_sink,
 };
