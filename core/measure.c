@@ -97,16 +97,16 @@ double mp_seconds_since(struct mp_platform *p, uint64_t t0)
 	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
 }
 
-/* mp_chase_pass with windows of at most `window` loads over a long cycle. */
-static enum mp_status pass_in(struct mp_ctx *c, struct mp_chase *ch, uint64_t window,
+/* One pass by the rule's `least` and `window` (mp_chase_pass: MP_MIN_PASSES's). */
+static enum mp_status pass_by(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
 			      double *ticks)
 {
-	uint64_t w = MP_SHORT_WINDOW_STEPS, total = 0, t = 0, steps, left;
+	uint64_t w = rule.least, total = 0, t = 0, steps, left;
 	enum mp_status st = MP_OK;
 
 	steps = ch->length < w ? (w + ch->length - 1) / ch->length * ch->length : ch->length;
 	for (left = steps; left && st == MP_OK;) {
-		uint64_t n = ch->length < w || left < window ? left : window;
+		uint64_t n = ch->length < w || left < rule.window ? left : rule.window;
 
 		st = mp_chase_window(c, ch, n, &t);
 		total += t;
@@ -118,7 +118,7 @@ static enum mp_status pass_in(struct mp_ctx *c, struct mp_chase *ch, uint64_t wi
 
 enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks)
 {
-	return pass_in(c, ch, MP_SHORT_WINDOW_STEPS, ticks);
+	return pass_by(c, ch, MP_MIN_PASSES(0), ticks);
 }
 
 enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
@@ -129,7 +129,7 @@ enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct m
 
 	for (unsigned run = 0; run < MP_MAX_RUNS && since < rule.stable; run++) {
 		double t;
-		enum mp_status st = pass_in(c, ch, rule.window, &t);
+		enum mp_status st = pass_by(c, ch, rule, &t);
 
 		if (st != MP_OK)
 			return st;

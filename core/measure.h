@@ -60,24 +60,38 @@ enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *tick
  * When mp_chase_min_pass has its minimum, and how it times a pass: it
  * stops after `stable` passes in a row without a new minimum (MP_MAX_RUNS
  * passes at most) or, when `identical` is not 0, as soon as that many
- * passes in a row took exactly as long.  A pass is mp_chase_pass's, with
- * a long cycle timed in windows of at most `window` loads.
+ * passes in a row took exactly as long.  A pass is mp_chase_pass's with
+ * `least` in place of MP_SHORT_WINDOW_STEPS: a cycle shorter than that is
+ * timed as whole cycles of at least `least` loads in one window, a longer
+ * one once, in windows of at most `window` loads.
  */
 struct mp_min_rule {
 	unsigned stable;
 	unsigned identical;
+	uint64_t least;
 	uint64_t window;
 };
 
 /* `n` stable passes, in mp_chase_pass's windows. */
-#define MP_MIN_PASSES(n) ((struct mp_min_rule){ .stable = (n), .window = MP_SHORT_WINDOW_STEPS })
+#define MP_MIN_PASSES(n) \
+	((struct mp_min_rule){ .stable = (n), .least = MP_SHORT_WINDOW_STEPS, \
+			       .window = MP_SHORT_WINDOW_STEPS })
 /*
  * A short chain (a compact set, at most MP_WINDOW_STEPS loads): `n` stable
  * passes of one window each, or MP_IDENTICAL_RUNS identical ones.
  */
 #define MP_MIN_WHOLE(n) \
 	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
-			       .window = MP_WINDOW_STEPS })
+			       .least = MP_SHORT_WINDOW_STEPS, .window = MP_WINDOW_STEPS })
+/*
+ * Passes of whole cycles of at least MP_WINDOW_STEPS loads, in windows of
+ * that many: the timing code's own accesses between windows are spread
+ * over 16 times as many loads (core/probe_tlb.c: a string that fills a TLB
+ * loses entries to them).
+ */
+#define MP_MIN_LONG(n) \
+	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
+			       .least = MP_WINDOW_STEPS, .window = MP_WINDOW_STEPS })
 
 /* The minimum ticks per access over passes, by the rule; *ticks is set only on MP_OK. */
 enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
