@@ -150,11 +150,12 @@ struct mp_platform_ops {
 	/*
 	 * Let about `us` microseconds pass without measuring, so that other
 	 * activity on the machine (a hypervisor, a neighbour sharing the
-	 * core) may move on before a measurement is repeated.  Optional: NULL
-	 * where nothing else runs (bare metal, with the other cores parked;
-	 * the simulator, whose noise is drawn per access).
+	 * core) may move on before a measurement is repeated.  False when
+	 * waiting changes nothing (the simulator without a modelled
+	 * neighbour).  Optional: NULL where nothing else runs (bare metal,
+	 * with the other cores parked).
 	 */
-	void (*rest)(struct mp_platform *p, uint32_t us);
+	bool (*rest)(struct mp_platform *p, uint32_t us);
 
 	/* Long work reports how far it is: `what` done of `total`. */
 	void (*progress)(struct mp_platform *p, const char *what, uint64_t done, uint64_t total);
@@ -179,10 +180,7 @@ static inline uint64_t mp_now(struct mp_platform *p) { return p->ops->now(p); }
 /* Rest `us` microseconds; false where the platform has nothing to wait for. */
 static inline bool mp_rest(struct mp_platform *p, uint32_t us)
 {
-	if (!p->ops->rest)
-		return false;
-	p->ops->rest(p, us);
-	return true;
+	return p->ops->rest && p->ops->rest(p, us);
 }
 
 static inline enum mp_status mp_run(struct mp_platform *p, const struct mp_run *r,

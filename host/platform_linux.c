@@ -186,12 +186,13 @@ static void linux_log(struct mp_platform *p, enum mp_log_level lvl, const char *
 }
 
 /* Sleep: the CPU goes to whatever else wants it meanwhile. */
-static void linux_rest(struct mp_platform *p, uint32_t us)
+static bool linux_rest(struct mp_platform *p, uint32_t us)
 {
 	struct timespec t = { .tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000 };
 
 	(void)p;
 	nanosleep(&t, NULL);
+	return true;
 }
 
 static void linux_progress(struct mp_platform *p, const char *what, uint64_t done,

@@ -262,21 +262,22 @@ int sim_walk(struct mp_sim *s, struct sim_path *p, uint64_t va, uint64_t pa,
 	return h < p->n ? p->c[h]->m.level : 0;
 }
 
-/* ---- disturbances ---- */
+/* ---- disturbances and the neighbour ---- */
 
-void sim_noise_rearm(struct mp_sim *s)
+/* Where the neighbour's pages are: far above any region the simulator maps. */
+#define NEIGHBOUR_VA (1ull << 60)
+
+/* Accesses up to and including the next disturbance: a geometric gap. */
+static uint64_t noise_gap(struct mp_sim *s)
 {
 	double rate = s->model.noise.rate;
 	double u, gap;
 
-	if (rate <= 0) {
-		s->noise_left = UINT64_MAX;
-		return;
-	}
-	/* geometric gap: the number of accesses up to and including the next hit */
+	if (rate <= 0)
+		return UINT64_MAX;
 	u = ((double)(sim_rand(&s->noise_rng) >> 11) + 1.0) / 9007199254740992.0;
 	gap = rate >= 1 ? 1 : floor(log(u) / log1p(-rate)) + 1;
-	s->noise_left = gap > 1e18 ? (uint64_t)1e18 : (uint64_t)gap;
+	return gap > 1e18 ? (uint64_t)1e18 : (uint64_t)gap;
 }
 
 static void evict_random(struct mp_sim *s, struct sim_cache *c)
@@ -292,7 +293,7 @@ static void evict_random(struct mp_sim *s, struct sim_cache *c)
 }
 
 /* Something else ran: time passes and lines and translations in random sets go. */
-void sim_noise(struct mp_sim *s)
+static void disturb(struct mp_sim *s)
 {
 	const struct mp_sim_model *m = &s->model;
 
@@ -308,5 +309,58 @@ void sim_noise(struct mp_sim *s)
 							(uint32_t)sim_below(&s->noise_rng,
 									    a->ways)));
 	}
-	sim_noise_rearm(s);
+}
+
+/*
+ * The neighbour's turn: while it runs (the first `on` cycles of every
+ * `on + off`) it touches its pages, one entry each in every TLB, under
+ * the TLB's own replacement, as a thread sharing the core would.
+ */
+static void neighbour_turn(struct mp_sim *s)
+{
+	uint64_t on = s->model.neighbour.on, period = on + s->model.neighbour.off;
+
+	if (s->cycles % period >= on)
+		return;
+	for (int i = 0; i < s->ntlbs; i++) {
+		struct sim_sets *a = &s->tlb[i].a;
+
+		for (uint64_t k = 0; k < s->model.neighbour.entries; k++) {
+			uint64_t vpn = (NEIGHBOUR_VA >> a->shift) + k, set = sim_sets_index(a, vpn);
+			int64_t e = sim_sets_find(a, set * a->stride, vpn, vpn);
+
+			if (e >= 0)
+				sim_sets_touch(a, set * a->stride, (uint64_t)e);
+			else
+				sim_sets_fill(a, set, vpn, vpn, 0);
+		}
+	}
+}
+
+static void arm(struct mp_sim *s)
+{
+	s->event_span = s->noise_due < s->neighbour_due ? s->noise_due : s->neighbour_due;
+	s->event_left = s->event_span;
+}
+
+void sim_events_start(struct mp_sim *s)
+{
+	s->noise_due = noise_gap(s);
+	s->neighbour_due = s->model.neighbour.entries ? s->model.neighbour.every : UINT64_MAX;
+	arm(s);
+}
+
+void sim_event(struct mp_sim *s)
+{
+	s->noise_due -= s->event_span;
+	s->neighbour_due -= s->event_span;
+	if (s->noise_due == 0) {
+		disturb(s);
+		s->noise_due = noise_gap(s);
+	}
+	if (s->neighbour_due == 0) {
+		neighbour_turn(s);
+		s->neighbour_due = s->model.neighbour.every;
+	}
+	arm(s);
 }

@@ -9,6 +9,7 @@
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
+ *   neighbour entries= on= off= [every=]
  *   frames mode= [seed=] [contiguous=]
  *   pmu counters=
  *
@@ -286,6 +287,13 @@ static const struct field noise_fields[] = {
 	MF("seed", F_U64, noise.seed, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
+static const struct field neighbour_fields[] = {
+	MF("entries", F_U32, neighbour.entries, true, NULL),
+	MF("on", F_U64, neighbour.on, true, NULL),
+	MF("off", F_U64, neighbour.off, true, NULL),
+	MF("every", F_U32, neighbour.every, false, NULL),
+	{ NULL, 0, 0, false, NULL },
+};
 static const struct field frames_fields[] = {
 	MF("mode", F_ENUM, frames.mode, true, frames_words),
 	MF("seed", F_U64, frames.seed, false, NULL),
@@ -491,6 +499,17 @@ static int st_noise(struct ctx *x, char **tok, int n)
 	return parse_fields(x, "noise", noise_fields, x->m, tok + 1, n - 1, &seen);
 }
 
+static int st_neighbour(struct ctx *x, char **tok, int n)
+{
+	uint32_t seen;
+
+	if (parse_fields(x, "neighbour", neighbour_fields, x->m, tok + 1, n - 1, &seen) < 0)
+		return -1;
+	if (!x->m->neighbour.on || !x->m->neighbour.off || !x->m->neighbour.every)
+		return fail(x, "neighbour: on=, off= and every= must be at least 1");
+	return 0;
+}
+
 static int st_frames(struct ctx *x, char **tok, int n)
 {
 	uint32_t seen;
@@ -515,7 +534,7 @@ static const struct {
 } statements[] = {
 	{ "cache", st_cache }, { "tlb", st_tlb }, { "memory", st_memory },
 	{ "clock", st_clock }, { "prefetch", st_prefetch }, { "noise", st_noise },
-	{ "frames", st_frames }, { "pmu", st_pmu },
+	{ "neighbour", st_neighbour }, { "frames", st_frames }, { "pmu", st_pmu },
 };
 
 /* ---- lines ---- */
@@ -566,7 +585,7 @@ static int parse_line(struct ctx *x, char *s)
 		if (!strcmp(tok[0], statements[i].word))
 			return statements[i].parse(x, tok, n);
 	return fail(x, "unknown statement '%s' (cache, tlb, memory, clock, prefetch, noise, "
-		       "frames, pmu or name)", tok[0]);
+		       "neighbour, frames, pmu or name)", tok[0]);
 }
 
 static void defaults(struct mp_sim_model *m, const char *file)
@@ -586,6 +605,7 @@ static void defaults(struct mp_sim_model *m, const char *file)
 	m->noise.lines = 16;
 	m->noise.tlb_entries = 2;
 	m->noise.seed = 1;
+	m->neighbour.every = 8;
 	m->frames.mode = MP_SIM_FRAMES_CONTIGUOUS;
 	m->frames.seed = 1;
 }

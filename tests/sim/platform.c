@@ -12,6 +12,8 @@
  *   flush_*()    act on the simulated caches (and TLBs for flush_all).
  *   irq_mask()   succeeds; the noise model keeps running, since it stands
  *                for what firmware and the OS do regardless.
+ *   rest()       simulated time passes where the model has a neighbour;
+ *                nothing else would notice.
  *   code_build() records the block addresses; MP_OP_CODE fetches one line
  *                at each block's address in turn.
  *   log(), progress(), sink()  as the Linux command does (host/): stderr, and
@@ -251,6 +253,11 @@ static void sp_irq_unmask(struct mp_platform *p)
 	(void)p;
 }
 
+static bool sp_rest(struct mp_platform *p, uint32_t us)
+{
+	return mp_sim_rest(me(p)->sim, us);
+}
+
 static enum mp_status sp_code_build(struct mp_platform *p, struct mp_mem *m,
 				    const uint64_t *offsets, uint64_t n, void **entry)
 {
@@ -320,6 +327,7 @@ static const struct mp_platform_ops sim_ops = {
 	.irq_unmask = sp_irq_unmask,
 	.code_build = sp_code_build,
 	.log = sp_log,
+	.rest = sp_rest,
 	.progress = sp_progress,
 	.sink = sp_sink,
 };

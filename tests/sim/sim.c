@@ -178,7 +178,7 @@ struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 	}
 	set_slow(s);
 	s->noise_rng = sim_seed(m->noise.seed);
-	sim_noise_rearm(s);
+	sim_events_start(s);
 	return s;
 }
 
@@ -269,6 +269,14 @@ bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va)
 uint64_t mp_sim_cycles(const struct mp_sim *s)
 {
 	return s->cycles;
+}
+
+bool mp_sim_rest(struct mp_sim *s, uint64_t us)
+{
+	if (!s->model.neighbour.entries)
+		return false;
+	s->cycles += us * s->model.clock_hz / 1000000u;
+	return true;
 }
 
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e)

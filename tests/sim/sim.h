@@ -78,6 +78,11 @@ struct mp_sim_model {
 		uint64_t seed;
 	} noise;
 	struct {
+		uint32_t entries;    /* held in every TLB while it runs; 0: no neighbour */
+		uint64_t on, off;    /* it runs `on` cycles of every `on + off` */
+		uint32_t every;      /* it touches its pages once every this many of our accesses */
+	} neighbour;
+	struct {
 		enum mp_sim_frames mode;
 		uint64_t seed;
 		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
@@ -146,6 +151,12 @@ int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
 bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va);
 
 uint64_t mp_sim_cycles(const struct mp_sim *s);
+/*
+ * Let `us` microseconds of simulated time pass without an access: only a
+ * modelled neighbour notices (it may have stopped or started).  False, and
+ * no time passes, when the model has none.
+ */
+bool mp_sim_rest(struct mp_sim *s, uint64_t us);
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e);
 uint32_t mp_sim_events(const struct mp_sim *s);   /* MP_EV_BIT mask the model counts */
 

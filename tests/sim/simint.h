@@ -237,7 +237,10 @@ struct sim_causes;
 
 struct mp_sim {
 	uint64_t cycles;
-	uint64_t noise_left;       /* accesses until the next disturbance */
+	uint64_t event_left;       /* accesses until the next disturbance or neighbour's turn */
+	uint64_t event_span;       /* what event_left was armed with */
+	uint64_t noise_due;        /* accesses from the last event to the next disturbance */
+	uint64_t neighbour_due;    /* ... to the neighbour's next turn */
 	struct sim_path path[2];
 	uint64_t count[MP_EV_COUNT];
 	uint32_t memory_latency;
@@ -293,8 +296,9 @@ void sim_fill_range(struct mp_sim *s, struct sim_path *p, int lo, int h, uint64_
 int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va, uint64_t pa,
 		    bool demand);
 void sim_prefetch_next(struct mp_sim *s, struct sim_path *p, uint64_t va);
-void sim_noise(struct mp_sim *s);
-void sim_noise_rearm(struct mp_sim *s);
+/* The disturbances and the neighbour's turns: arm them, and run the one due. */
+void sim_events_start(struct mp_sim *s);
+void sim_event(struct mp_sim *s);
 void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa, int why);
 
 /* prefetch.c */
@@ -344,8 +348,8 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 	uint64_t pa, key, ikey, first;
 	int64_t e;
 
-	if (sim_unlikely(--s->noise_left == 0))
-		sim_noise(s);
+	if (sim_unlikely(--s->event_left == 0))
+		sim_event(s);
 	pa = sim_translate_fast(p, va);
 	if (sim_unlikely(pa == SIM_NONE)) {
 		pa = sim_translate(s, p, va);

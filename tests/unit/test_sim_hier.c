@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulator beyond one cache: TLB levels and page crossing, page sizes,
- * timing, counters, the prefetcher, noise and MemSpy's causes of misses,
+ * timing, counters, the prefetcher, noise, the neighbour and MemSpy's causes of misses,
  * each against a hand-worked sequence.
  */
 #include "tests/check.h"
@@ -274,6 +274,43 @@ static void test_noise_cause(void)
 	mp_sim_free(s);
 }
 
+/* Cycle four pages `n` times round; the DTLB1 misses it took. */
+static uint64_t four_pages(struct mp_sim *s, int n)
+{
+	uint64_t before = mp_sim_count(s, MP_EV_DTLB1_MISS);
+
+	for (int i = 0; i < 4 * n; i++)
+		mp_sim_access(s, BASE + (uint64_t)(i % 4) * PAGE, MP_SIM_LOAD);
+	return mp_sim_count(s, MP_EV_DTLB1_MISS) - before;
+}
+
+/*
+ * A 4-entry LRU DTLB and a neighbour holding one entry for the first 100000
+ * cycles of every 200000, touched before each access: four pages miss on
+ * every access while it runs (the page due is always the one evicted), and
+ * after a rest into its quiet half only the first round's three misses
+ * remain.  Without a neighbour, rest does nothing.
+ */
+static void test_neighbour(void)
+{
+	const char *text = "cache L1D size=4K line=64 ways=4 latency=1\n"
+			   "tlb DTLB1 entries=4 ways=full page=4K latency=10\n"
+			   "memory latency=100\n"
+			   "neighbour entries=1 on=100000 off=100000 every=1\n";
+	struct mp_sim *s = build(text, 0), *q = build(tlb_model, 0);
+	uint64_t t;
+
+	four_pages(s, 1);
+	CHECK_EQ_INT(four_pages(s, 10), 40, "neighbour running: every access misses");
+	CHECK(mp_sim_rest(s, 100), "rest with a neighbour");
+	CHECK(mp_sim_cycles(s) % 200000 >= 100000, "the rest took the clock into its quiet half");
+	CHECK_EQ_INT(four_pages(s, 10), 3, "neighbour quiet: only the first round misses");
+	t = mp_sim_cycles(q);
+	CHECK(!mp_sim_rest(q, 100) && mp_sim_cycles(q) == t, "no neighbour: rest does nothing");
+	mp_sim_free(s);
+	mp_sim_free(q);
+}
+
 int main(void)
 {
 	test_tlb_levels();
@@ -282,6 +319,7 @@ int main(void)
 	test_fetch();
 	test_prefetch();
 	test_noise();
+	test_neighbour();
 	test_causes();
 	test_causes_invalidation();
 	test_noise_cause();

@@ -204,7 +204,7 @@ static const struct {
 	{ "# a comment\n\ncache L1D size=32Q line=64 ways=8 latency=4\n",
 	  "test.model:3: cache L1D: bad size '32Q' (want a size such as 64, 32K or 1M)" },
 	{ "cachee L1D size=32K\n", "test.model:1: unknown statement 'cachee' (cache, tlb, memory, "
-	  "clock, prefetch, noise, frames, pmu or name)" },
+	  "clock, prefetch, noise, neighbour, frames, pmu or name)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\n",
 	  "test.model: no 'memory latency=CYCLES' line" },
 	{ "cache FOO size=32K line=64 ways=8 latency=4\n",
@@ -235,6 +235,8 @@ static const struct {
 	  "test.model:1: tlb STLB: the name does not say the type (DTLB, ITLB); add type=" },
 	{ "tlb DTLB1 entries=64 ways=4 page=3K latency=9\n",
 	  "test.model:1: tlb DTLB1: page=3072 is not a power of two of at least 1K" },
+	{ "neighbour entries=2 on=0 off=10\n",
+	  "test.model:1: neighbour: on=, off= and every= must be at least 1" },
 	{ "noise rate=2 cycles=10\n",
 	  "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n"
