@@ -200,8 +200,8 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
  * takes many loads to win them back: with 1024-load windows a 64-entry L1
  * DTLB rose gradually from 57 pages, with 16384-load windows it stayed
  * flat to 64 (AMD Zen 3 under KVM).  `strict` is the long-window time of
- * the plateau's middle string, which no neighbour holding a few entries
- * slows, and its allowance is fixed, not scaled by the curve's noise: a
+ * the plateau's middle string (settle()), which a neighbour holding a few
+ * entries does not slow, and its allowance is fixed, not scaled by the curve's noise: a
  * disturbance only adds time, so a long window that carries one (every
  * one does in the simulator's rough copies) only misses a fit that the
  * short windows see.  TLB_LONG_RISE is twice the spread of the clean
@@ -211,6 +211,13 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
 #define TLB_LONG_RISE 0.04
 struct fit_rule {
 	double below, fit, strict;
+	uint64_t mid;            /* the plateau's middle string */
+	/*
+	 * The plateau's highest point over its middle, in the sweep; at most
+	 * the smallest step the analysis counts (a plateau that rose more
+	 * would have been two): beyond that, a disturbance lifted the point.
+	 */
+	double slope;
 };
 
 static enum mp_status time_long(struct tlb_ctx *t, uint64_t pages, double *ticks)
@@ -235,13 +242,36 @@ static int fits_now(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
 	return tt <= f->strict * (1.0 + TLB_LONG_RISE);
 }
 
-/* Does it fit at any of TLB_TRIES tries over time?  Not where the platform cannot rest. */
-static int fits_later(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
+/*
+ * Time the plateau's middle string now, in both windows, and lower `below`
+ * and `strict` to what it runs at (carried to the plateau's highest point
+ * by the sweep's slope): a neighbour that ran through the whole sweep
+ * lifted every point of it, and a TLB with random replacement loses
+ * entries to a neighbour's fills at any size.
+ */
+static void settle(struct tlb_ctx *t, struct fit_rule *f)
+{
+	struct mp_ref_pages s = tstring(t, f->mid, 1);
+	double tt;
+
+	if (mp_tlb_time(t, &s, &tt) == MP_OK && tt * f->slope < f->below)
+		f->below = tt * f->slope;
+	if (time_long(t, f->mid, &tt) == MP_OK && tt * f->slope < f->strict)
+		f->strict = tt * f->slope;
+}
+
+/*
+ * Does it fit at any of TLB_TRIES tries over time (the rule settled again
+ * at each)?  Not where the platform cannot rest.
+ */
+static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
 {
 	int ok = 0;
 
-	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++)
+	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++) {
+		settle(t, f);
 		ok = fits_now(t, pages, f);
+	}
 	return ok;
 }
 
@@ -265,13 +295,19 @@ static uint64_t bisect(struct tlb_ctx *t, uint64_t lo, uint64_t hi, const struct
 static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
 	const struct mp_plateau *p = &o->steps.plateau[k];
-	struct fit_rule f = { .below = p->peak, .fit = mp_log2(1.0 + MP_CK_FIT_RISE) };
+	int32_t mid = (p->first + p->last) / 2;
+	struct fit_rule f = {
+		.below = p->peak, .strict = p->peak, .fit = mp_log2(1.0 + MP_CK_FIT_RISE),
+		.mid = o->s.x[mid], .slope = 1.0,
+	};
 
 	if (MP_STEP_NOISE_K * o->steps.noise > f.fit)
 		f.fit = MP_STEP_NOISE_K * o->steps.noise;
-	if (time_long(t, o->s.x[(p->first + p->last) / 2], &f.strict) != MP_OK ||
-	    f.strict > f.below)
-		f.strict = f.below;
+	if (o->s.best[mid] > 0 && p->peak > o->s.best[mid])
+		f.slope = p->peak / o->s.best[mid];
+	if (f.slope > 1.0 + MP_STEP_MIN_RISE_TLB)
+		f.slope = 1.0 + MP_STEP_MIN_RISE_TLB;
+	settle(t, &f);
 	return f;
 }
 

@@ -34,8 +34,20 @@
 #define PS_NOISE_LINES 16u
 #define PS_NOISE_ENTRIES 2u
 #define PS_NOISE_SEED 11u
-/* ps_open's `rough`: the model as it is, its rough copy, or that without contiguous memory. */
-enum { PS_EXACT = 0, PS_ROUGH, PS_REFUSED };
+/*
+ * ps_open's `rough`: the model as it is, its rough copy, that without
+ * contiguous memory, or the model with a neighbour sharing its TLBs.
+ */
+enum { PS_EXACT = 0, PS_ROUGH, PS_REFUSED, PS_NEIGHBOUR };
+/* Sets of those for ps_each_model: one variant, or every one up to v. */
+#define PS_ONLY(v) (1u << (v))
+#define PS_UPTO(v) (PS_ONLY((v) + 1) - 1)
+/*
+ * The neighbour copies' neighbour: it holds PS_NB_ENTRIES entries of every
+ * TLB for PS_NB_CYCLES, then as long not, again and again.
+ */
+#define PS_NB_ENTRIES 2u
+#define PS_NB_CYCLES (1ull << 26)
 /* A sim run of one model's whole suite must stay under 30 s (issue 4). */
 #define PS_MODEL_SECONDS 30.0
 
@@ -77,18 +89,18 @@ typedef void (*ps_model_fn)(const char *path, int rough);
 
 /*
  * Run fn on every model file whose path contains `filter` (NULL: all), as
- * ps_open's variants PS_EXACT up to `last`; returns check_done().
+ * each of ps_open's variants in the set; returns check_done().
  */
-static inline int ps_each_model(const char *filter, ps_model_fn fn, int last)
+static inline int ps_each_model(const char *filter, ps_model_fn fn, unsigned variants)
 {
 	static char paths[PS_MAX_MODELS][PS_PATH];
 	int n = ps_models(paths);
 
 	CHECK(n > 0, "model files in %s: %d", PS_MODELS_DIR, n);
 	for (int i = 0; i < n; i++)
-		for (int rough = PS_EXACT; rough <= last; rough++)
-			if (!filter || strstr(paths[i], filter))
-				fn(paths[i], rough);
+		for (int v = PS_EXACT; v <= PS_NEIGHBOUR; v++)
+			if (variants & PS_ONLY(v) && (!filter || strstr(paths[i], filter)))
+				fn(paths[i], v);
 	return check_done();
 }
 
@@ -115,6 +127,11 @@ static inline int ps_platform(const struct mp_sim_model *m, const char *name,
 }
 
 /* Load a model (a rough copy if asked) and open the sim platform on it. */
+static const char *const variant_names[] = {
+	[PS_EXACT] = "", [PS_ROUGH] = " (rough)",
+	[PS_REFUSED] = " (rough, no contiguous memory)", [PS_NEIGHBOUR] = " (neighbour)",
+};
+
 static inline int ps_open(struct ps_run *s, const char *path, int rough)
 {
 	char err[256];
@@ -124,7 +141,11 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 		CHECK(0, "%s loads: %s", path, err);
 		return 0;
 	}
-	if (rough) {
+	if (rough == PS_NEIGHBOUR) {
+		s->model.neighbour.entries = PS_NB_ENTRIES;
+		s->model.neighbour.on = PS_NB_CYCLES;
+		s->model.neighbour.off = PS_NB_CYCLES;
+	} else if (rough) {
 		s->model.noise.rate = PS_NOISE_RATE;
 		s->model.noise.cycles = PS_NOISE_CYCLES;
 		s->model.noise.lines = PS_NOISE_LINES;
@@ -133,8 +154,7 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 		s->model.frames.mode = MP_SIM_FRAMES_SCATTERED;
 		s->model.frames.refuse_contiguous = rough == PS_REFUSED;
 	}
-	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name,
-		 rough == PS_REFUSED ? " (rough, no contiguous memory)" : rough ? " (rough)" : "");
+	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name, variant_names[rough]);
 	mp_config_defaults(&s->cfg);
 	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }

@@ -101,5 +101,5 @@ static void run(const char *path, int rough)
 
 int main(void)
 {
-	return ps_each_model(NULL, run, PS_ROUGH);
+	return ps_each_model(NULL, run, PS_UPTO(PS_ROUGH));
 }

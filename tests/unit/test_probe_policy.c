@@ -84,5 +84,5 @@ static void one(const char *path, int rough)
 
 int main(int argc, char **argv)
 {
-	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_EXACT);
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_EXACT));
 }

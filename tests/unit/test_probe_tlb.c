@@ -4,13 +4,21 @@
  * TLB level of the base page size, and of 2M pages where the model maps
  * them and the arena holds a sweep past the level, found with its exact
  * entries, page size and ways.  On the rough copies (noise, scattered
- * frames) the first level is checked again, exactly.
+ * frames) the first level is checked again, exactly; with a neighbour that
+ * holds a few entries of every TLB half the time, every level is.
  */
 #include "tests/unit/probe_sim.h"
 
 #define LARGE (2ull << 20)
 /* A level is in reach when a sweep to this many times its entries fits the arena. */
 #define REACH_FACTOR 3 / 2
+/*
+ * With a neighbour, levels of at least this many times the entries it
+ * holds are checked (this VM's neighbour held a few of 64), their entries
+ * only: the retries over time are for the entries; a page size or ways
+ * measured while the neighbour ran may be off.
+ */
+#define NB_LEVEL_FACTOR 16u
 
 static const struct mp_tlb *measured(const struct mp_result *r, int32_t level, uint64_t page)
 {
@@ -32,7 +40,8 @@ static void check_tlb(const struct ps_run *s, const struct mp_sim_tlb_model *t, 
 {
 	const struct mp_tlb *got = measured(&s->r, t->level, t->page);
 
-	if (rough && t->level > 1)
+	if ((rough == PS_ROUGH && t->level > 1) ||
+	    (rough == PS_NEIGHBOUR && t->entries < NB_LEVEL_FACTOR * PS_NB_ENTRIES))
 		return;
 	if (!in_reach(s, t, base)) {
 		printf("INFO %s: %s (%llu entries of %llu) is beyond the arena\n", s->name, t->name,
@@ -44,7 +53,8 @@ static void check_tlb(const struct ps_run *s, const struct mp_sim_tlb_model *t, 
 		      (unsigned long long)t->page);
 		return;
 	}
-	CHECK(got->entries == (int64_t)t->entries && got->ways == (int64_t)t->ways,
+	CHECK(got->entries == (int64_t)t->entries &&
+	      (got->ways == (int64_t)t->ways || rough == PS_NEIGHBOUR),
 	      "%s: %s entries %lld ways %lld, model %llu ways %llu", s->name, t->name,
 	      (long long)got->entries, (long long)got->ways, (unsigned long long)t->entries,
 	      (unsigned long long)t->ways);
@@ -72,5 +82,6 @@ static void one(const char *path, int rough)
 
 int main(int argc, char **argv)
 {
-	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_ROUGH);
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one,
+			     PS_UPTO(PS_ROUGH) | PS_ONLY(PS_NEIGHBOUR));
 }
