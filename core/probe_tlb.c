@@ -199,18 +199,19 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
  * holds the string and little more loses entries to them each time and
  * takes many loads to win them back: with 1024-load windows a 64-entry L1
  * DTLB rose gradually from 57 pages, with 16384-load windows it stayed
- * flat to 64 (AMD Zen 3 under KVM).  `strict` is the long-window time of
- * the plateau's middle string (settle()), which a neighbour holding a few
- * entries does not slow, and its allowance is fixed, not scaled by the curve's noise: a
- * disturbance only adds time, so a long window that carries one (every
- * one does in the simulator's rough copies) only misses a fit that the
- * short windows see.  TLB_LONG_RISE is twice the spread of the clean
- * long-window minima of fitting strings there (2%); one page past the 64
- * entries ran 16% slower at best.
+ * flat to 64 (AMD Zen 3 under KVM).  `strict` comes from the long-window
+ * time of the plateau's middle string (settle()), which a neighbour holding
+ * a few entries does not slow, and its allowance is fixed, not scaled by
+ * the curve's noise: a disturbance only adds time, so a long window that
+ * carries one (every one does in the simulator's rough copies) only misses
+ * a fit that the short windows see.  TLB_LONG_RISE is twice the spread of
+ * the clean long-window minima of fitting strings there (2%); one page
+ * past the 64 entries ran 16% slower at best.
  */
 #define TLB_LONG_RISE 0.04
 struct fit_rule {
-	double below, fit, strict;
+	double below, fit;       /* short windows: the plateau's highest point, the allowance */
+	double strict;           /* long windows */
 	uint64_t mid;            /* the plateau's middle string */
 	/*
 	 * The plateau's highest point over its middle, in the sweep; at most
@@ -312,14 +313,13 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
 }
 
 /*
- * Entries: the most pages that still run at plateau k's time, searched
- * from its last point to the point after plateau u's first (the sweep's
- * short windows, or a neighbour, may have lifted the points in between),
- * against the plateau's highest point:
- * the noise within the plateau is no reason to stop (as mp_ck_refine).
- * A "fits" is final (noise only adds time), a "does not" may be a
- * neighbour's doing: the first string past the answer is tried again over
- * time, and if it fits the search goes on above it.
+ * Entries: the most pages that still run at plateau k's time (its highest
+ * point: the noise within the plateau is no reason to stop, as in
+ * mp_ck_refine), searched from its last point to the point after plateau
+ * u's first (the sweep's short windows, or a neighbour, may have lifted
+ * the points between).  A "fits" is final (noise only adds time), a "does
+ * not" may be a neighbour's doing: the first string past the answer is
+ * tried again over time, and if it fits the search goes on above it.
  */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t k, int32_t u)
 {
@@ -416,16 +416,16 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 }
 
 /*
- * Do the rises of steps k and u belong to one TLB level?  Both confirmed,
- * and the plateau between them ends before twice the pages of the one
- * below k (X-Ray 4.5's C(i+1) >= 2 C(i), which every TLB hierarchy we
- * know keeps by far): a neighbour holding some entries for part of the
+ * Does the confirmed rise of step u belong to the level below it, which
+ * holds `entries`?  Yes when the plateau before it ends short of twice
+ * those entries (X-Ray 4.5's C(i+1) >= 2 C(i), which every TLB hierarchy
+ * we know keeps by far): a neighbour holding some entries for part of the
  * sweep can split one rise in two.
  */
-static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t k, int32_t u)
+static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t u,
+		      uint64_t entries)
 {
-	return v[u] == TLB_BOUNDARY &&
-	       o->s.x[o->steps.plateau[u].last] < 2 * o->s.x[o->steps.plateau[k].last];
+	return v[u] == TLB_BOUNDARY && o->s.x[o->steps.plateau[u].last] < 2 * entries;
 }
 
 /* Confirm every step of the curve (Cooper-Xu's T(2..4,k)) into v[]. */
@@ -453,9 +453,9 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 		u = k + 1;
 		if (v[k] != TLB_BOUNDARY)
 			continue;
-		while (u < o->steps.nsteps && one_level(o, v, k, u))
-			u++;
 		lv[n].entries = entries(t, o, k, u);
+		while (u < o->steps.nsteps && one_level(o, v, u, lv[n].entries))
+			lv[n].entries = entries(t, o, k, ++u);
 		lv[n].below = o->steps.plateau[k].high;
 		lv[n].above = o->steps.plateau[u].level;
 		mp_tlb_geometry(t, lv, n);
