@@ -444,14 +444,22 @@ void mp_buf_printf(struct mp_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-size_t mp_snprintf(char *dst, size_t n, const char *fmt, ...)
+size_t mp_vsnprintf(char *dst, size_t n, const char *fmt, va_list ap)
 {
 	struct mp_buf b;
-	va_list ap;
 
 	mp_buf_init(&b, dst, n);
-	va_start(ap, fmt);
 	mp_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	return b.len;
+}
+
+size_t mp_snprintf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len;
+
+	va_start(ap, fmt);
+	len = mp_vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+	return len;
 }

@@ -42,7 +42,8 @@ void mp_buf_size(struct mp_buf *b, uint64_t bytes);
 void mp_buf_printf(struct mp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_buf_vprintf(struct mp_buf *b, const char *fmt, va_list ap);
 
-/* snprintf over mp_buf; returns the length written. */
+/* snprintf and vsnprintf over mp_buf; return the length written. */
 size_t mp_snprintf(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+size_t mp_vsnprintf(char *dst, size_t n, const char *fmt, va_list ap);
 
 #endif

@@ -9,12 +9,10 @@
 void mp_logf(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
 {
 	char line[LOG_LINE];
-	struct mp_buf b;
 	va_list ap;
 
-	mp_buf_init(&b, line, sizeof(line));
 	va_start(ap, fmt);
-	mp_buf_vprintf(&b, fmt, ap);
+	mp_vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	mp_log(p, lvl, line);
 }

@@ -32,12 +32,10 @@ void mp_efi_say(const char *s)
 void mp_efi_sayf(const char *fmt, ...)
 {
 	char line[MP_EFI_LINE];
-	struct mp_buf b;
 	va_list ap;
 
-	mp_buf_init(&b, line, sizeof(line));
 	va_start(ap, fmt);
-	mp_buf_vprintf(&b, fmt, ap);
+	mp_vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	mp_efi_say(line);
 }
