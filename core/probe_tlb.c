@@ -221,11 +221,9 @@ struct fit_rule {
 	double slope;
 };
 
-static enum mp_status time_long(struct tlb_ctx *t, uint64_t pages, double *ticks)
+static enum mp_status time_long(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
 {
-	struct mp_ref_pages s = tstring(t, pages, 1);
-
-	return tlb_time(t, &s, MP_MIN_LONG(mp_stable_runs(t->c->cfg)), ticks);
+	return tlb_time(t, s, MP_MIN_LONG(mp_stable_runs(t->c->cfg)), ticks);
 }
 
 /* Does T(1, pages) run at the plateau's time now?  -1: it could not be timed. */
@@ -238,7 +236,7 @@ static int fits_now(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
 		return -1;
 	if (mp_log2(tt / f->below) <= f->fit)
 		return 1;
-	if (time_long(t, pages, &tt) != MP_OK)
+	if (time_long(t, &s, &tt) != MP_OK)
 		return -1;
 	return tt <= f->strict * (1.0 + TLB_LONG_RISE);
 }
@@ -257,7 +255,7 @@ static void settle(struct tlb_ctx *t, struct fit_rule *f)
 
 	if (mp_tlb_time(t, &s, &tt) == MP_OK && tt * f->slope < f->below)
 		f->below = tt * f->slope;
-	if (time_long(t, f->mid, &tt) == MP_OK && tt * f->slope < f->strict)
+	if (time_long(t, &s, &tt) == MP_OK && tt * f->slope < f->strict)
 		f->strict = tt * f->slope;
 }
 
@@ -313,24 +311,24 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
 }
 
 /*
- * Entries: the most pages that still run at plateau k's time (its highest
- * point: the noise within the plateau is no reason to stop, as in
- * mp_ck_refine), searched from its last point to the point after plateau
- * u's first (the sweep's short windows, or a neighbour, may have lifted
- * the points between).  A "fits" is final (noise only adds time), a "does
- * not" may be a neighbour's doing: the first string past the answer is
- * tried again over time, and if it fits the search goes on above it.
+ * Entries: the most pages that still run at the time of the plateau the
+ * rule `f` was made for (its highest point: the noise within the plateau
+ * is no reason to stop, as in mp_ck_refine), searched from `lo`, which
+ * fits, to the point after plateau u's first (the sweep's short windows,
+ * or a neighbour, may have lifted the points between).  A "fits" is final
+ * (noise only adds time), a "does not" may be a neighbour's doing: the
+ * first string past the answer is tried again over time, and if it fits
+ * the search goes on above it.
  */
-static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t k, int32_t u)
+static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
+			struct fit_rule *f)
 {
 	int32_t above = o->steps.plateau[u].first + 1;
-	uint64_t lo = o->s.x[o->steps.plateau[k].last];
 	uint64_t top = o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
-	struct fit_rule f = fit_rule(t, o, k);
 
 	for (;;) {
-		lo = bisect(t, lo, top, &f);
-		if (lo + 1 >= top || fits_later(t, lo + 1, &f) != 1)
+		lo = bisect(t, lo, top, f);
+		if (lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
 			return lo;
 		lo++;
 	}
@@ -451,12 +449,15 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 
 	confirm_all(t, o, v);
 	for (int32_t k = 0; k < o->steps.nsteps && n < MP_STEPS_MAX; k = u) {
+		struct fit_rule f;
+
 		u = k + 1;
 		if (v[k] != TLB_BOUNDARY)
 			continue;
-		lv[n].entries = entries(t, o, k, u);
+		f = fit_rule(t, o, k);
+		lv[n].entries = entries(t, o, u, o->s.x[o->steps.plateau[k].last], &f);
 		while (u < o->steps.nsteps && one_level(o, v, u, lv[n].entries))
-			lv[n].entries = entries(t, o, k, ++u);
+			lv[n].entries = entries(t, o, ++u, lv[n].entries, &f);
 		lv[n].below = o->steps.plateau[k].high;
 		lv[n].above = o->steps.plateau[u].level;
 		mp_tlb_geometry(t, lv, n);
