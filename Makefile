@@ -1,13 +1,15 @@
-# memprobe: see README.md.  `make` builds the Linux command, the simulator
-# command and the UEFI application; `make test`, `make bench`, `make image`,
-# `make run`, `make clean`.
+# memprobe: see README.md.  `make` builds the three programs; `make test`,
+# `make bench`, `make image`, `make run`, `make clean`.
 #
-# Sources are found by directory, so adding a file needs no edit here:
-#   core/*.c          freestanding C11, linked into all three programs
-#   arch/x86_64/*.c,S freestanding, linked into the Linux and UEFI programs
-#   host/*.c          the Linux command (host/main.c is its main)
-#   tests/sim/*.c     the simulator (tests/sim/main.c is its main)
-#   efi/              see efi/build.mk
+# Sources are found by directory, so adding a file needs no edit here.
+# Which directories a program links says which layers it uses:
+#
+#   memprobe      app/linux  app/cli  platform/linux platform/hosted  arch/x86_64  core
+#   memprobe-sim  app/sim    app/cli  platform/sim   platform/hosted  sim          core
+#   BOOTX64.EFI   app/efi             platform/efi                    arch/x86_64  core
+#
+# core/ and arch/ are freestanding (no libc: only the compiler's own
+# headers); the hosted directories are ordinary C with libc.
 
 CC      ?= gcc
 BUILD   := build
@@ -16,22 +18,31 @@ WARN    := -Wall -Wextra -Werror
 DEPS    := -MMD -MP
 OPT     := -O2 -g
 
-# core/ and arch/ must build without libc: only the compiler's own headers.
 FREE_CFLAGS := -std=c11 -ffreestanding -nostdinc -isystem $(GCCINC) -I. \
                -fno-stack-protector -fno-builtin $(OPT) $(WARN) $(DEPS)
 HOST_CFLAGS := -std=gnu11 -I. $(OPT) $(WARN) $(DEPS)
 
-CORE_SRC := $(wildcard core/*.c)
-ARCH_SRC := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
-HOSTLIB_SRC := $(filter-out host/main.c,$(wildcard host/*.c))
-SIM_SRC  := $(filter-out tests/sim/main.c,$(wildcard tests/sim/*.c))
-
+srcs = $(shell find $(1) -name '*.c' -o -name '*.S' 2>/dev/null | sort)
 obj = $(patsubst %,$(BUILD)/host/%.o,$(basename $(1)))
 
-CORE_OBJ := $(call obj,$(CORE_SRC))
-ARCH_OBJ := $(call obj,$(ARCH_SRC))
-HOSTLIB_OBJ := $(call obj,$(HOSTLIB_SRC))
-SIM_OBJ  := $(call obj,$(SIM_SRC))
+CORE_SRC   := $(call srcs,core)
+ARCH_SRC   := $(call srcs,arch/x86_64)
+HOSTED_SRC := $(call srcs,platform/hosted)
+LINUX_SRC  := $(call srcs,platform/linux)
+SIMP_SRC   := $(call srcs,sim platform/sim)
+CLI_SRC    := $(call srcs,app/cli)
+
+CORE_OBJ   := $(call obj,$(CORE_SRC))
+ARCH_OBJ   := $(call obj,$(ARCH_SRC))
+HOSTED_OBJ := $(call obj,$(HOSTED_SRC))
+LINUX_OBJ  := $(call obj,$(LINUX_SRC))
+SIMP_OBJ   := $(call obj,$(SIMP_SRC))
+CLI_OBJ    := $(call obj,$(CLI_SRC))
+
+LINUX_PROG_OBJ := $(call obj,$(call srcs,app/linux)) $(CLI_OBJ) $(LINUX_OBJ) $(HOSTED_OBJ) \
+                  $(ARCH_OBJ) $(CORE_OBJ)
+SIM_PROG_OBJ   := $(call obj,$(call srcs,app/sim)) $(CLI_OBJ) $(SIMP_OBJ) $(HOSTED_OBJ) \
+                  $(CORE_OBJ)
 
 .PHONY: all deps test bench image run clean
 all: $(BUILD)/memprobe $(BUILD)/memprobe-sim efi
@@ -49,13 +60,13 @@ $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/memprobe: $(BUILD)/host/host/main.o $(HOSTLIB_OBJ) $(ARCH_OBJ) $(CORE_OBJ)
+$(BUILD)/memprobe: $(LINUX_PROG_OBJ)
 	$(CC) -o $@ $^ -lm
 
-$(BUILD)/memprobe-sim: $(BUILD)/host/tests/sim/main.o $(SIM_OBJ) $(HOSTLIB_OBJ) $(ARCH_OBJ) $(CORE_OBJ)
+$(BUILD)/memprobe-sim: $(SIM_PROG_OBJ)
 	$(CC) -o $@ $^ -lm
 
-include efi/build.mk
+include app/efi/build.mk
 include tests/build.mk
 include image/build.mk
 

@@ -4,9 +4,9 @@
  * the probe selection.  A bad setting is explained, naming the key, what it
  * accepts and the value kept; the run goes on with that value.
  */
-#include "core/buf.h"
 #include "core/config.h"
-#include "core/str.h"
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
 
 #define DEFAULT_ARENA_BYTES (256ull << 20)
 #define DEFAULT_FINISH_DELAY 30

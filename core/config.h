@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/buf.h"
-#include "core/result.h"
+#include "core/lib/buf.h"
+#include "core/results/result.h"
 
 enum mp_profile { MP_PROFILE_QUICK = 0, MP_PROFILE_FULL };
 enum mp_finish { MP_FINISH_SHUTDOWN = 0, MP_FINISH_REBOOT, MP_FINISH_RETURN };

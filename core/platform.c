@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-#include "core/buf.h"
+#include "core/lib/buf.h"
 #include "core/platform.h"
-#include "core/result.h"
+#include "core/results/result.h"
 
 /* Room for a message that carries a result text (a probe's status message). */
 #define LOG_LINE (2 * MP_TEXT_LEN)
+
+static const char *const log_prefix[] = {
+	[MP_LOG_INFO] = "",
+	[MP_LOG_WARN] = "warning: ",
+	[MP_LOG_ERROR] = "error: ",
+};
+
+const char *mp_log_prefix(enum mp_log_level lvl)
+{
+	return lvl <= MP_LOG_ERROR ? log_prefix[lvl] : "";
+}
 
 void mp_logf(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
 {

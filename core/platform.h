@@ -2,11 +2,16 @@
 /*
  * The platform seam: the only way a probe reaches the machine.
  *
- * Three platforms implement it: bare metal (efi/ + arch/x86_64/), Linux
- * (host/) and the cache/TLB simulator (tests/sim/).  A probe sees nothing
- * else.  Every operation a platform cannot provide answers MP_UNSUPPORTED and
- * the probe falls back to what it can do (the AMP paper's middle layer,
- * section 2.1).  See docs/design.md.
+ * Three platforms implement it, each in platform/<name>/ with the same
+ * pair mp_<name>_open / mp_<name>_close: bare metal under UEFI (efi), a
+ * Linux process (linux) and the cache/TLB simulator (sim).  A probe sees
+ * nothing else.  Every operation a platform cannot provide answers
+ * MP_UNSUPPORTED and the probe falls back to what it can do (the AMP
+ * paper's middle layer, section 2.1).  See docs/design.md.
+ *
+ * The machine is behind `ops`; what the user sees (log lines, progress,
+ * result files) goes to `out`, which the program around the suite gives
+ * the platform when it opens it.
  */
 #ifndef MEMPROBE_CORE_PLATFORM_H
 #define MEMPROBE_CORE_PLATFORM_H
@@ -31,6 +36,24 @@ enum mp_page {
 	MP_PAGE_1G = 3,
 };
 
+/* The bytes each page size maps: x86-64's three (SDM Vol. 3A, 4.5), also the sizes the
+ * simulator and Linux's huge pages offer. */
+#define MP_PAGE_BYTES_4K (1ull << 12)
+#define MP_PAGE_BYTES_2M (1ull << 21)
+#define MP_PAGE_BYTES_1G (1ull << 30)
+
+/* Bytes of a page size; 0 for MP_PAGE_ANY. */
+static inline uint64_t mp_page_bytes(enum mp_page pg)
+{
+	static const uint64_t bytes[] = {
+		[MP_PAGE_4K] = MP_PAGE_BYTES_4K,
+		[MP_PAGE_2M] = MP_PAGE_BYTES_2M,
+		[MP_PAGE_1G] = MP_PAGE_BYTES_1G,
+	};
+
+	return pg <= MP_PAGE_1G ? bytes[pg] : 0;
+}
+
 #define MP_PHYS_UNKNOWN UINT64_MAX
 
 /* What a probe asks for. */
@@ -42,9 +65,13 @@ struct mp_mem_req {
 	bool exec;             /* memory will hold generated code */
 };
 
-/* What the platform gave. */
+/*
+ * What the platform gave.  `bytes` is req->bytes rounded up to whole pages
+ * of `page_bytes`, on every platform: the rounded-up part is mapped too and
+ * may be used.
+ */
 struct mp_mem {
-	uint8_t *base;         /* virtual address */
+	uint8_t *base;         /* virtual address, aligned to req->align and to page_bytes */
 	uint64_t bytes;
 	uint64_t phys;         /* physical address of base, or MP_PHYS_UNKNOWN */
 	uint64_t page_bytes;   /* page size actually mapped */
@@ -80,7 +107,7 @@ enum mp_event {
 enum mp_op {
 	/*
 	 * Dependent loads: each element holds the address of the next one
-	 * (a reference string built by core/refstring.c); `steps` loads from
+	 * (a reference string built by core/seq/cycle.c); `steps` loads from
 	 * `start`.  The chain must be a cycle.
 	 */
 	MP_OP_CHASE = 0,
@@ -112,6 +139,23 @@ struct mp_sample {
 };
 
 enum mp_log_level { MP_LOG_INFO = 0, MP_LOG_WARN, MP_LOG_ERROR };
+
+/* "", "warning: ", "error: ": how every program prefixes a log line of that level. */
+const char *mp_log_prefix(enum mp_log_level lvl);
+
+/*
+ * Where what the user sees goes: given by the program around the suite
+ * (the UEFI application, the Linux commands) when it opens a platform.
+ * `ctx` is passed back to each.
+ */
+struct mp_output {
+	void (*log)(void *ctx, enum mp_log_level lvl, const char *msg);
+	/* Long work reports how far it is: `what` done of `total`. */
+	void (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+	/* Store a result file (whole contents) under this run's directory. */
+	enum mp_status (*sink)(void *ctx, const char *name, const char *data, size_t len);
+	void *ctx;
+};
 
 struct mp_platform;
 
@@ -146,23 +190,22 @@ struct mp_platform_ops {
 	enum mp_status (*code_build)(struct mp_platform *p, struct mp_mem *m,
 				     const uint64_t *offsets, uint64_t n, void **entry);
 
-	void (*log)(struct mp_platform *p, enum mp_log_level lvl, const char *msg);
 	/*
 	 * Let about `us` microseconds pass without measuring, so that other
 	 * activity on the machine (a hypervisor, a neighbour sharing the
 	 * core) may move on before a measurement is repeated.  False when
 	 * waiting changes nothing (the simulator without a modelled
 	 * neighbour).  Optional: NULL where nothing else runs (bare metal,
-	 * with the other cores parked).
+	 * where the other processors wait in the firmware).
 	 */
 	bool (*rest)(struct mp_platform *p, uint32_t us);
 
-	/* Long work reports how far it is: `what` done of `total`. */
-	void (*progress)(struct mp_platform *p, const char *what, uint64_t done, uint64_t total);
-
-	/* Store a result file (whole contents) under this run's directory. */
-	enum mp_status (*sink)(struct mp_platform *p, const char *name, const char *data,
-			       size_t len);
+	/*
+	 * The suite starts the probe `name` / has finished it.  Optional: the
+	 * simulator counts the causes of misses per probe.
+	 */
+	void (*probe_begin)(struct mp_platform *p, const char *name);
+	void (*probe_end)(struct mp_platform *p, const char *name);
 };
 
 struct mp_platform {
@@ -171,6 +214,7 @@ struct mp_platform {
 	uint64_t core_hz;        /* core clock, 0 when unknown */
 	uint64_t page_bytes;     /* base page size */
 	const struct mp_platform_ops *ops;
+	const struct mp_output *out;
 	void *priv;              /* the platform's own state */
 };
 
@@ -191,7 +235,19 @@ static inline enum mp_status mp_run(struct mp_platform *p, const struct mp_run *
 
 static inline void mp_log(struct mp_platform *p, enum mp_log_level l, const char *m)
 {
-	p->ops->log(p, l, m);
+	p->out->log(p->out->ctx, l, m);
+}
+
+static inline void mp_progress(struct mp_platform *p, const char *what, uint64_t done,
+			       uint64_t total)
+{
+	p->out->progress(p->out->ctx, what, done, total);
+}
+
+static inline enum mp_status mp_sink(struct mp_platform *p, const char *name, const char *data,
+				     size_t len)
+{
+	return p->out->sink(p->out->ctx, name, data, len);
 }
 
 /* mp_log of a line formatted as by mp_buf_printf, cut short at two result texts' length. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "core/buf.h"
-#include "core/measure.h"
-#include "core/probes.h"
-#include "core/str.h"
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
+#include "core/measure/timing.h"
+#include "core/probes/probe.h"
+#include "core/results/writers.h"
 #include "core/suite.h"
-#include "core/writers.h"
 
 /* Large enough for a full result with every curve at full resolution. */
 #define OUT_BYTES (1u << 20)
@@ -52,7 +52,7 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 		if (b.overflow)
 			mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
 				outputs[i].name, OUT_BYTES);
-		enum mp_status st = p->ops->sink(p, outputs[i].name, b.data, b.len);
+		enum mp_status st = mp_sink(p, outputs[i].name, b.data, b.len);
 		if (st != MP_OK)
 			worst = st;
 	}
@@ -91,9 +91,13 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 	}
 	rec->status = MP_PROBE_OK;
 	mp_logf(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
+	if (p->ops->probe_begin)
+		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
 	def->run(&ctx);
 	rec->seconds = mp_seconds_since(p, t0);
+	if (p->ops->probe_end)
+		p->ops->probe_end(p, def->name);
 	mp_logf(p, MP_LOG_INFO, "probe %s: %s in %.2f s%s%s", def->name,
 		mp_probe_status_name(rec->status), rec->seconds, rec->message[0] ? ": " : "",
 		rec->message);

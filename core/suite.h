@@ -9,7 +9,7 @@
 
 #include "core/config.h"
 #include "core/platform.h"
-#include "core/result.h"
+#include "core/results/result.h"
 
 /* What a probe works with. */
 struct mp_ctx {

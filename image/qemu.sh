@@ -1,4 +1,4 @@
-# Shell functions shared by image/run.sh and tests/test_boot.sh (sourced,
+# Shell functions shared by image/run.sh and tests/boot/test_boot.sh (sourced,
 # not run): booting a memprobe image under QEMU with OVMF, and reading the
 # files of its EFI system partition with mtools.
 

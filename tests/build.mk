@@ -1,17 +1,44 @@
-# Tests: every tests/unit/test_*.c is its own program, linked with all
-# library objects (core, arch, host library, simulator).  tests/run.sh runs
-# them and the shell tests (tests/*.sh) and prints `N passed, N failed`.
+# Tests.  Every tests/**/test_*.c is its own program, linked with every
+# library object (core, arch, the platforms, the simulator, the command
+# front end); every tests/**/test_*.sh is a shell test.  `make test` runs
+# them all in parallel (one job per CPU), each into its own log under
+# build/tests/log/, then tests/run.sh sums the logs up and prints
+# `N passed, N failed`.
 
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
-UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
-LIB_OBJ  := $(SIM_OBJ) $(HOSTLIB_OBJ) $(ARCH_OBJ) $(CORE_OBJ)
+TEST_C   := $(shell find tests -name 'test_*.c' | sort)
+TEST_SH  := $(shell find tests -name 'test_*.sh' | sort)
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/bin/%,$(TEST_C))
+LIB_OBJ  := $(CLI_OBJ) $(LINUX_OBJ) $(SIMP_OBJ) $(HOSTED_OBJ) $(ARCH_OBJ) $(CORE_OBJ)
 
-$(BUILD)/tests/%: $(BUILD)/host/tests/unit/%.o $(LIB_OBJ)
+# The longest tests start first, so that the parallel run ends sooner.
+TEST_FIRST := boot/test_boot probes/test_probe_tlb probes/test_probe_compact \
+              probes/test_probe_counters probes/test_probe_l1
+TEST_NAMES := $(TEST_FIRST) $(filter-out $(TEST_FIRST), \
+              $(patsubst tests/%.c,%,$(TEST_C)) $(patsubst tests/%.sh,%,$(TEST_SH)))
+TEST_LOG   := $(patsubst %,$(BUILD)/tests/log/%.log,$(TEST_NAMES))
+JOBS       ?= $(shell nproc)
+
+$(BUILD)/tests/bin/%: $(BUILD)/host/tests/%.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ -lm
 
-test: deps all $(UNIT_BIN)
-	@./tests/run.sh $(UNIT_BIN)
+.PHONY: test test-logs FORCE
+test: deps
+	@$(MAKE) --no-print-directory all $(IMAGE) $(TEST_BIN)
+	@rm -rf $(BUILD)/tests/log
+	@echo "running $(words $(TEST_LOG)) test programs, $(JOBS) at a time"
+	@$(MAKE) --no-print-directory -j$(JOBS) test-logs
+	@./tests/run.sh sum $(TEST_LOG)
+
+test-logs: $(TEST_LOG)
+
+$(BUILD)/tests/log/%.log: $(BUILD)/tests/bin/% FORCE
+	@./tests/run.sh one $@ $<
+$(BUILD)/tests/log/%.log: tests/%.sh FORCE
+	@./tests/run.sh one $@ sh $<
+
+# The schema test validates the files the JSON writer's test leaves.
+$(BUILD)/tests/log/results/test_schema.log: $(BUILD)/tests/log/unit/results/test_json.log
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))

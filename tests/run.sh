@@ -1,40 +1,71 @@
 #!/bin/sh
-# Runs every unit-test program given as an argument, then every shell test
-# tests/test_*.sh, and counts their PASS / FAIL lines.  A program that
-# crashes or exits non-zero without a FAIL line counts as one failure.
-# Ends with the line `N passed, N failed`.
+# The test runner, in two steps so that make can run the tests in parallel.
+#
+#   tests/run.sh one LOG COMMAND...   run one test program (or shell test),
+#                                     keep its output in LOG and print one
+#                                     line: its name, counts and seconds
+#   tests/run.sh sum LOG...           print every FAIL and INFO line of the
+#                                     logs, then `N passed, N failed`
+#
+# A test passes or fails check by check (its PASS and FAIL lines).  A
+# program that crashes or exits non-zero without a FAIL line counts one
+# failure, and so does one that printed no check at all: a test that
+# checks nothing protects nothing.
 set -u
 cd "$(dirname "$0")/.."
-log=build/test.log
-mkdir -p build
-: > "$log"
-passed=0
-failed=0
 
-run_one() {
-	name=$1; shift
-	out=$("$@" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" >> "$log"
-	p=$(printf '%s\n' "$out" | grep -c '^PASS')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL')
-	printf '%s\n' "$out" | grep -E '^(FAIL|INFO)'
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name: exited with status $rc and no FAIL line"
-		f=1
-	fi
-	echo "  $name: $p passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
+count() { # count PATTERN FILE
+	grep -c "$1" "$2" || true
 }
 
-for bin in "$@"; do
-	run_one "$(basename "$bin")" "$bin"
-done
-for t in tests/test_*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$(basename "$t")" sh "$t"
-done
-echo "full output: $log"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+one() {
+	log=$1; shift
+	name=${log#build/tests/log/}
+	name=${name%.log}
+	mkdir -p "$(dirname "$log")"
+	start=$(date +%s)
+	"$@" >"$log.run" 2>&1
+	rc=$?
+	p=$(count '^PASS' "$log.run")
+	f=$(count '^FAIL' "$log.run")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: exited with status $rc and no FAIL line" >>"$log.run"
+		f=1
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: printed no check" >>"$log.run"
+		f=1
+	fi
+	secs=$(($(date +%s) - start))
+	echo "RESULT $name $p $f $secs" >>"$log.run"
+	mv "$log.run" "$log"
+	echo "  $name: $p passed, $f failed ($secs s)"
+}
+
+sum() {
+	passed=0
+	failed=0
+	all=build/test.log
+	: >"$all"
+	for log in "$@"; do
+		if [ ! -f "$log" ]; then
+			echo "FAIL ${log#build/tests/log/}: no log (the test did not run)"
+			failed=$((failed + 1))
+			continue
+		fi
+		cat "$log" >>"$all"
+		grep -E '^(FAIL|INFO)' "$log"
+		set -- $(sed -n 's/^RESULT //p' "$log")
+		passed=$((passed + $2))
+		failed=$((failed + $3))
+	done
+	echo "full output: $all"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+what=$1; shift
+case $what in
+one) one "$@" ;;
+sum) sum "$@" ;;
+*) echo "usage: tests/run.sh one LOG COMMAND... | sum LOG..." >&2; exit 2 ;;
+esac

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/result.h"
+#include "core/results/result.h"
 
 /* Register order in regs[]: EAX, EBX, ECX, EDX. */
 enum { MP_EAX = 0, MP_EBX = 1, MP_ECX = 2, MP_EDX = 3 };

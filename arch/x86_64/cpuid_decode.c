@@ -5,8 +5,8 @@
  */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/cpuid_int.h"
-#include "core/buf.h"
-#include "core/str.h"
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

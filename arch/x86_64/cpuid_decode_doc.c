@@ -8,7 +8,7 @@
  * Other vendors: nothing (an empty `source`).
  */
 #include "arch/x86_64/cpuid_int.h"
-#include "core/str.h"
+#include "core/lib/str.h"
 
 static void intel(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 {

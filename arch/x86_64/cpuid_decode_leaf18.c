@@ -28,9 +28,9 @@ static const struct {
 	uint32_t mask;
 	int64_t bytes;
 } pages[] = {
-	{ 1u << 0, MP_PAGE_4K },
-	{ (1u << 1) | (1u << 2), MP_PAGE_2M },
-	{ 1u << 3, MP_PAGE_1G },
+	{ 1u << 0, (int64_t)MP_PAGE_BYTES_4K },
+	{ (1u << 1) | (1u << 2), (int64_t)MP_PAGE_BYTES_2M },
+	{ 1u << 3, (int64_t)MP_PAGE_BYTES_1G },
 };
 
 static void add_structure(struct mp_cpuid_list *l, const uint32_t r[4])

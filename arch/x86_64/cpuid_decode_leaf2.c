@@ -159,7 +159,7 @@ static const struct desc table[] = {
 	C(0xec, 3, U, 24576, 24, 64),
 };
 
-static const int64_t page_bytes[] = { MP_PAGE_4K, MP_PAGE_2M, MP_PAGE_1G };
+static const int64_t page_bytes[] = { (int64_t)MP_PAGE_BYTES_4K, (int64_t)MP_PAGE_BYTES_2M, (int64_t)MP_PAGE_BYTES_1G };
 
 static bool cond_holds(const struct mp_cpuid *c, const struct desc *e)
 {

@@ -4,8 +4,8 @@
  * result's tables out, with the `source` string naming the leaves used.
  */
 #include "arch/x86_64/cpuid_int.h"
-#include "core/buf.h"
-#include "core/str.h"
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -97,7 +97,7 @@ static uint32_t kind_rank(enum mp_kind k)
 
 static uint32_t page_rank(int64_t page)
 {
-	return page <= MP_PAGE_4K ? 0 : page <= MP_PAGE_2M ? 1 : 2;
+	return page <= (int64_t)MP_PAGE_BYTES_4K ? 0 : page <= (int64_t)MP_PAGE_BYTES_2M ? 1 : 2;
 }
 
 /* Report order: by level, then data, instruction, unified. */

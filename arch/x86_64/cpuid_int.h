@@ -12,12 +12,10 @@
 #include <stdint.h>
 
 #include "arch/x86_64/cpuid.h"
-#include "core/result.h"
+#include "core/platform.h"
+#include "core/results/result.h"
 
 #define MP_KB 1024ll
-#define MP_PAGE_4K (4 * MP_KB)
-#define MP_PAGE_2M (2 * MP_KB * MP_KB)
-#define MP_PAGE_1G (MP_KB * MP_KB * MP_KB)
 
 /* The leaves that can give records, in the order `source` names them. */
 enum mp_cpuid_src {

@@ -9,7 +9,7 @@
  */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/ring0.h"
-#include "core/str.h"
+#include "core/lib/str.h"
 
 /* #GP is vector 13 (SDM Vol. 3A, Table 6-1 "Protected-Mode Exceptions and Interrupts"). */
 #define VEC_GP 13u

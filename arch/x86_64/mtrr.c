@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading and decoding the MTRRs (arch/x86_64/mtrr.h); sections of Intel SDM Vol. 3A, 13.11. */
 #include "arch/x86_64/mtrr.h"
-#include "core/str.h"
+#include "core/lib/str.h"
 
 #define CAP_VCNT 0xffu
 #define CAP_FIX (1ull << 8)

@@ -50,10 +50,6 @@
 /* Identity maps stay in the lower canonical half of the 48-bit space. */
 #define MP_PT_IDENTITY_LIMIT (1ull << 47)
 
-#define MP_PAGE_BYTES_4K (1ull << 12)
-#define MP_PAGE_BYTES_2M (1ull << 21)
-#define MP_PAGE_BYTES_1G (1ull << 30)
-
 /*
  * One 4 KB-aligned page for a table, or NULL when out of memory.  The page
  * must be identity-mapped where the tables are built (UEFI: "the

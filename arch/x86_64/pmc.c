@@ -7,8 +7,8 @@
  * counter, set the fixed-counter control, start with the global control.
  */
 #include "arch/x86_64/pmc.h"
-#include "core/buf.h"
-#include "core/str.h"
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
 
 #define NO_ARCH_PERFMON "CPUID leaf 0AH reports no architectural performance monitoring"
 #define NO_VENDOR_PMU "no performance counters known for this CPU's vendor"
@@ -55,7 +55,7 @@ static uint32_t nfixed(const struct mp_pmc *k)
 /* Everything off; false when the global control (the one way to start) faults. */
 static bool stop(const struct mp_pmc *k)
 {
-	const struct mp_pmu_ops *o = k->pmu.ops;
+	const struct mp_pmu_regs *o = k->pmu.ops;
 	bool ok = !o->global_ctrl_msr || wr(k, o->global_ctrl_msr, 0);
 
 	for (uint32_t i = 0; i < ngp(k); i++)
@@ -67,7 +67,7 @@ static bool stop(const struct mp_pmc *k)
 
 static bool start(const struct mp_pmc *k, uint32_t gp, uint32_t fixed)
 {
-	const struct mp_pmu_ops *o = k->pmu.ops;
+	const struct mp_pmu_regs *o = k->pmu.ops;
 
 	if (o->fixed_ctrl_msr && !wr(k, o->fixed_ctrl_msr, mp_pmu_fixed_ctrl(fixed, COUNT_IN)))
 		return false;
@@ -76,7 +76,7 @@ static bool start(const struct mp_pmc *k, uint32_t gp, uint32_t fixed)
 
 static void save(struct mp_pmc *k)
 {
-	const struct mp_pmu_ops *o = k->pmu.ops;
+	const struct mp_pmu_regs *o = k->pmu.ops;
 
 	for (uint32_t i = 0; i < ngp(k); i++)
 		rd(k, mp_pmu_evtsel_msr(&k->pmu, i), &k->sel[i]);
@@ -257,7 +257,7 @@ void mp_pmc_read(struct mp_pmc *k, uint32_t want, uint64_t out[MP_EV_COUNT])
 
 void mp_pmc_close(struct mp_pmc *k)
 {
-	const struct mp_pmu_ops *o = k->pmu.ops;
+	const struct mp_pmu_regs *o = k->pmu.ops;
 
 	if (!k->saved)
 		return;

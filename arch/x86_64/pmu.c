@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Choosing counter registers and events from CPUID, and the values to write (pmu.h). */
-#include "arch/x86_64/pmu.h"
 #include "arch/x86_64/cpuid_int.h"
-#include "core/str.h"
+#include "arch/x86_64/pmu.h"
+#include "core/lib/str.h"
 
 /*
  * CPUID.0AH (Intel SDM Vol. 2A, CPUID, "Architectural Performance

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Core performance counters by MSR, as data and pure functions: which
- * registers a CPU has (struct mp_pmu_ops, one per counter architecture),
+ * registers a CPU has (struct mp_pmu_regs, one per counter architecture),
  * which event codes count memprobe's events (per vendor, family and model
  * tables, pmu_events.c), and the values to write.  Nothing here touches an
  * MSR: efi/ does, behind its #GP handler.
@@ -45,7 +45,7 @@ extern const struct mp_pmu_table mp_pmu_tables[];
 extern const size_t mp_pmu_ntables;
 
 /* The registers of one counter architecture. */
-struct mp_pmu_ops {
+struct mp_pmu_regs {
 	const char *name;
 	uint32_t evtsel_msr;      /* event select of counter 0 */
 	uint32_t ctr_msr;         /* counter 0 */
@@ -56,7 +56,7 @@ struct mp_pmu_ops {
 	uint32_t global_ctrl_msr; /* IA32_PERF_GLOBAL_CTRL / PerfCntGlobalCtl, 0: none */
 };
 
-extern const struct mp_pmu_ops mp_pmu_intel_v1, mp_pmu_intel_v2, mp_pmu_amd_legacy,
+extern const struct mp_pmu_regs mp_pmu_intel_v1, mp_pmu_intel_v2, mp_pmu_amd_legacy,
 	mp_pmu_amd_core_ext, mp_pmu_amd_perfmon_v2;
 
 /* The CPUID values the choice depends on (mp_pmu_cpu_read fills it). */
@@ -72,7 +72,7 @@ struct mp_pmu_cpu {
 
 /* What this CPU's counters are. */
 struct mp_pmu {
-	const struct mp_pmu_ops *ops;
+	const struct mp_pmu_regs *ops;
 	const char *table;     /* name of the event table used */
 	uint32_t version;      /* Intel CPUID.0AH:EAX[7:0]; AMD 1, or 2 with PerfMonV2 */
 	uint32_t ngp, gp_bits; /* general counters and their width */

@@ -22,30 +22,30 @@
 
 /* Intel: IA32_PERFEVTSEL0 186H, IA32_PMC0 0C1H (one apart), IA32_FIXED_CTR0 309H,
  * IA32_FIXED_CTR_CTRL 38DH, IA32_PERF_GLOBAL_CTRL 38FH (fixed and global: version 2). */
-const struct mp_pmu_ops mp_pmu_intel_v1 = {
+const struct mp_pmu_regs mp_pmu_intel_v1 = {
 	.name = "intel-arch-v1", .evtsel_msr = 0x186, .ctr_msr = 0xc1, .msr_stride = 1, .max_gp = 8,
 };
 
-const struct mp_pmu_ops mp_pmu_intel_v2 = {
+const struct mp_pmu_regs mp_pmu_intel_v2 = {
 	.name = "intel-arch", .evtsel_msr = 0x186, .ctr_msr = 0xc1, .msr_stride = 1, .max_gp = 8,
 	.fixed_ctr_msr = 0x309, .fixed_ctrl_msr = 0x38d, .global_ctrl_msr = 0x38f,
 };
 
 /* AMD legacy: PerfEvtSel0-3 C001_0000h-C001_0003h, PerfCtr0-3 C001_0004h-C001_0007h. */
-const struct mp_pmu_ops mp_pmu_amd_legacy = {
+const struct mp_pmu_regs mp_pmu_amd_legacy = {
 	.name = "amd-legacy", .evtsel_msr = 0xc0010000, .ctr_msr = 0xc0010004, .msr_stride = 1,
 	.max_gp = 4,
 };
 
 /* CPUID Fn8000_0001 ECX PerfCtrExtCore[23]:
  * PerfEvtSel0-5 C001_0200h + 2n, PerfCtr0-5 C001_0201h + 2n. */
-const struct mp_pmu_ops mp_pmu_amd_core_ext = {
+const struct mp_pmu_regs mp_pmu_amd_core_ext = {
 	.name = "amd-core-ext", .evtsel_msr = 0xc0010200, .ctr_msr = 0xc0010201, .msr_stride = 2,
 	.max_gp = 6,
 };
 
 /* CPUID Fn8000_0022 EAX PerfMonV2[0]: the same counters gated by PerfCntGlobalCtl C000_0301h. */
-const struct mp_pmu_ops mp_pmu_amd_perfmon_v2 = {
+const struct mp_pmu_regs mp_pmu_amd_perfmon_v2 = {
 	.name = "amd-perfmon-v2", .evtsel_msr = 0xc0010200, .ctr_msr = 0xc0010201, .msr_stride = 2,
 	.max_gp = 6, .global_ctrl_msr = 0xc0000301,
 };

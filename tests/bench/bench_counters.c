@@ -15,13 +15,14 @@
 
 #include "core/config.h"
 #include "core/suite.h"
-#include "tests/sim/sim.h"
+#include "platform/sim/platform.h"
+#include "tests/output.h"
 
 static const char *const models[] = {
-	"tests/sim/models/pentium-ii-233.model",
-	"tests/sim/models/itanium2-1500.model",
-	"tests/sim/models/zen4.model",
-	"tests/sim/models/icelake-sp.model",
+	"sim/models/pentium-ii-233.model",
+	"sim/models/itanium2-1500.model",
+	"sim/models/zen4.model",
+	"sim/models/icelake-sp.model",
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 #define ARENA (1ull << 30)
@@ -56,7 +57,7 @@ static int measure(const struct mp_sim_model *m, enum mp_method method, const ch
 		   struct tally *t)
 {
 	static struct mp_result r;
-	struct mp_platform *p = mp_sim_platform_new(m, NULL, false, true);
+	struct mp_platform *p = mp_sim_open(m, test_output());
 	struct mp_config cfg;
 	uint64_t t0;
 	double w0;
@@ -80,7 +81,7 @@ static int measure(const struct mp_sim_model *m, enum mp_method method, const ch
 	t->wall = now() - w0;
 	t->simulated = (double)(mp_now(p) - t0) / (double)p->tick_hz;
 	p->ops = sim_ops;
-	mp_sim_platform_free(p);
+	mp_sim_close(p);
 	return 1;
 }
 

@@ -11,9 +11,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "tests/sim/sim.h"
+#include "sim/sim.h"
 
-#define MODEL "tests/sim/models/zen4.model"
+#define MODEL "sim/models/zen4.model"
 
 static double seconds(void)
 {

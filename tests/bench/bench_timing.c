@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timing suite on this machine (issue 4): the Linux platform in
+ * The timing suite on this machine: the Linux platform in
  * process, the timing probes with the quick profile (the default), the
  * wall time of each and of the whole suite next to the published figures,
  * and repeatability: REPEATS runs in a row, and how many of them give the
@@ -13,9 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/cli/cli.h"
 #include "arch/x86_64/cpuid.h"
 #include "core/suite.h"
-#include "host/host.h"
+#include "platform/linux/platform.h"
+#include "tests/output.h"
 
 #define REPEATS 20
 #define SIG 1024
@@ -100,7 +102,7 @@ static int agree(char (*v)[SIG], int n, int *which)
 	return best;
 }
 
-static double run(struct mp_platform *p, const struct host_cli *cli)
+static double run(struct mp_platform *p, const struct mp_cli *cli)
 {
 	double t0 = wall();
 
@@ -130,16 +132,18 @@ static void times(double total)
 int main(int argc, char **argv)
 {
 	static char *args[] = { "bench_timing", "--quiet", "--probes", TIMING_PROBES };
-	struct host_cli cli;
+	struct mp_cli cli;
 	struct mp_platform *p;
 	int which = 0, same, same_eff;
 	double total;
 
 	(void)argc;
 	(void)argv;
-	if (!host_cli_parse(&cli, 4, args, false))
+	if (!mp_cli_parse(&cli, 4, args, false))
 		return 2;
-	p = host_linux_platform(&cli, NULL);
+	p = mp_linux_open(test_output());
+	if (!p)
+		return 1;
 	printf("timing suite on this machine, profile %s, probes %s\n",
 	       cli.cfg.profile == MP_PROFILE_FULL ? "full" : "quick", TIMING_PROBES);
 	total = run(p, &cli);
@@ -157,5 +161,6 @@ int main(int argc, char **argv)
 	printf("effective capacities: %d of %d runs agree with the most common:\n", same_eff,
 	       REPEATS);
 	tally(eff, REPEATS);
+	mp_linux_close(p);
 	return 0;
 }

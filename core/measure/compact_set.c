@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/measure/compact_set.h"
+#include "core/measure/timing.h"
+
+/* Scratch for a set's visiting order and for its twin. */
+static uint64_t order[MP_COMPACT_SET_MAX_ELEMS];
+static uint64_t twin[MP_COMPACT_SET_MAX_ELEMS];
+
+void mp_compact_set_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_mem *m,
+		  const char *region, struct mp_ref_stride known)
+{
+	*s = (struct mp_cset){
+		.c = c, .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
+		.region = region, .known = known, .base_ticks = mp_na_double(),
+		.base_min = mp_na_double(), .l1_ticks = mp_na_double(), .stable = MP_COMPACT_SET_STABLE,
+	};
+	mp_rng_seed(&s->rng, c->cfg->seed);
+}
+
+/*
+ * Take a timed chain's lines out of every cache, so that none is left over
+ * in a set the next chain uses: a line never touched again can stay for
+ * good under tree-PLRU and would take a way from the next set.  Where the
+ * platform cannot flush a line, nothing is done.
+ */
+static void flush_chain(struct mp_cset *s, const uint8_t *base, const uint64_t *offs,
+			uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (s->c->p->ops->flush_line(s->c->p, base + offs[i]) != MP_OK)
+			return;
+}
+
+/* Time the chain linked through base + offs[0 .. n), then flush it. */
+static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_t *offs,
+				 uint64_t n, double *ticks)
+{
+	struct mp_chase ch = { .cursor = mp_ref_chain(base, offs, n), .length = n,
+			       .region = s->region };
+	enum mp_status st = mp_chase_warm(s->c, &ch);
+
+	if (st == MP_OK)
+		st = mp_chase_min_pass(s->c, &ch, MP_MIN_WHOLE(s->stable), ticks);
+	flush_chain(s, base, offs, n);
+	return st;
+}
+
+/* Pages the visiting order touches, at most. */
+static uint64_t pages_of(const struct mp_cset *s, uint64_t n)
+{
+	uint64_t top = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		top = order[i] > top ? order[i] : top;
+	return n < top / s->page + 1 ? n : top / s->page + 1;
+}
+
+static bool wants_twin(const struct mp_cset *s, uint64_t n)
+{
+	return !mp_is_na(s->l1_ticks) && n <= s->twin_max &&
+	       pages_of(s, n) > MP_COMPACT_SET_TWIN_MIN_PAGES;
+}
+
+/* What the TLB adds per access to a chase in this visiting order. */
+static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
+{
+	double t = 0.0;
+	enum mp_status st;
+
+	/* The pages are the memory's: offsets from its (page-aligned) start. */
+	for (uint64_t i = 0; i < n; i++)
+		twin[i] = s->shift + order[i];
+	mp_ref_twin(twin, n, s->page, s->twin_line, twin);
+	st = time_chain(s, s->mem, twin, n, &t);
+	*extra = st == MP_OK && t > s->l1_ticks ? t - s->l1_ticks : 0.0;
+	return st;
+}
+
+/* Time the chain through order[0 .. n) (from mem + shift), then its twin. */
+static enum mp_status time_order(struct mp_cset *s, uint64_t n, double *ticks)
+{
+	double extra = 0.0;
+	enum mp_status st = time_chain(s, s->mem + s->shift, order, n, ticks);
+
+	if (st == MP_OK && wants_twin(s, n))
+		st = tlb_share(s, n, &extra);
+	*ticks -= extra;
+	return st;
+}
+
+enum mp_status mp_compact_set_time(struct mp_cset *s, const struct mp_ref_stride *shape, double *ticks)
+{
+	uint64_t n = mp_ref_stride_count(shape);
+
+	if (n == 0 || n > MP_COMPACT_SET_MAX_ELEMS || s->shift + mp_ref_stride_span(shape) > s->bytes)
+		return MP_ENOMEM;
+	mp_ref_stride_chain(s->mem + s->shift, shape, order, &s->rng);
+	return time_order(s, n, ticks);
+}
+
+uint64_t *mp_compact_set_order(struct mp_cset *s)
+{
+	(void)s;
+	return order;
+}
+
+enum mp_status mp_compact_set_time_order(struct mp_cset *s, uint64_t n, double *ticks)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (order[i] + sizeof(uint64_t) > s->bytes)
+			return MP_ENOMEM;
+	return time_order(s, n, ticks);
+}
+
+enum mp_status mp_compact_set_baseline(struct mp_cset *s)
+{
+	enum mp_status st = mp_compact_set_time(s, &s->known, &s->base_ticks);
+
+	if (st == MP_OK && !(s->base_ticks >= s->base_min))
+		s->base_min = s->base_ticks;
+	return st;
+}
+
+/* A random offset, in units, at which the set still fits the memory. */
+static uint64_t random_shift(struct mp_cset *s, const struct mp_ref_stride *shape)
+{
+	uint64_t span = mp_ref_stride_span(shape);
+	uint64_t room = span < s->bytes ? (s->bytes - span) / MP_COMPACT_SET_SHIFT_UNIT : 0;
+
+	return room ? mp_rng_below(&s->rng, room) * MP_COMPACT_SET_SHIFT_UNIT : 0;
+}
+
+/* One round: a fresh baseline, then the set right after it; 1 compact. */
+static int round_trip(struct mp_cset *s, const struct mp_ref_stride *shape, unsigned stable)
+{
+	double t, base;
+	enum mp_status st;
+
+	s->stable = MP_COMPACT_SET_STABLE;
+	if ((st = mp_compact_set_baseline(s)) != MP_OK)
+		return st == MP_ENOMEM ? -2 : -1;
+	base = s->base_ticks;
+	s->stable = stable;
+	s->shift = random_shift(s, shape);
+	st = mp_compact_set_time(s, shape, &t);
+	s->shift = 0;
+	if (st != MP_OK)
+		return st == MP_ENOMEM ? -2 : -1;
+	return t <= base * (1.0 + MP_COMPACT_SET_MISS_REL);
+}
+
+int mp_compact_set_compact(struct mp_cset *s, const struct mp_ref_stride *shape)
+{
+	int c = round_trip(s, shape, MP_COMPACT_SET_STABLE);
+
+	for (unsigned round = 1; round < MP_COMPACT_SET_ROUNDS && c == 0; round++)
+		c = round_trip(s, shape, MP_COMPACT_SET_CONFIRM_STABLE);
+	return c;
+}

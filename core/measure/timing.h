@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timing discipline every timing probe uses.
+ *
+ * A chase is timed in bounded windows (interrupts masked where the platform
+ * can), repeated until its minimum has not improved for a number of runs,
+ * and the minimum is kept: interference only ever adds time (Cooper-Xu
+ * 3.1, lmbench).  A chase continues from where the previous window ended,
+ * so a long cycle is walked whole even when one window covers only part.
+ */
+#ifndef MEMPROBE_CORE_MEASURE_TIMING_H
+#define MEMPROBE_CORE_MEASURE_TIMING_H
+
+#include "core/suite.h"
+
+/*
+ * Runs without a new minimum before the minimum is accepted.  Cooper-Xu
+ * used 25 (section 3.1); the quick profile trades some noise resistance
+ * for time.
+ */
+#define MP_STABLE_RUNS_FULL 25u
+#define MP_STABLE_RUNS_QUICK 6u
+/* A measurement gives up improving after this many runs, stable or not. */
+#define MP_MAX_RUNS 400u
+/*
+ * Loads per timed window.  At a memory latency of ~300 ns this keeps a
+ * window near 5 ms: short enough that masked interrupts starve no firmware
+ * timer, long enough that the timer's granularity is < 0.1% of it.
+ */
+#define MP_WINDOW_STEPS 16384u
+
+struct mp_chase {
+	void *cursor;          /* where the next window starts */
+	uint64_t length;       /* elements in the cycle */
+	const char *region;    /* name for the simulator's causes of misses */
+};
+
+/* Walk the whole cycle once, untimed, so that the timed runs see steady state. */
+enum mp_status mp_chase_warm(struct mp_ctx *c, struct mp_chase *ch);
+
+/* Minimum ticks per access over repeated windows. */
+enum mp_status mp_chase_min(struct mp_ctx *c, struct mp_chase *ch, double *ticks_per_access);
+
+/* One window of `steps` loads of the chase, timed; the cursor moves on. */
+enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t steps,
+			       uint64_t *ticks);
+
+/*
+ * One pass: the time of the whole cycle, as ticks per access.  A cycle
+ * shorter than MP_SHORT_WINDOW_STEPS is timed as whole cycles of at least
+ * that many loads; a longer one exactly once, in windows of at most that
+ * many loads (each with interrupts masked, where the platform can).  A
+ * window over part of a cycle is no fair sample of it: the parts of a
+ * cycle that conflict in a cache and the parts that do not take different
+ * times, and the minimum over such windows would pick the lucky part.
+ */
+enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks);
+
+/*
+ * When mp_chase_min_pass has its minimum, and how it times a pass: it
+ * stops after `stable` passes in a row without a new minimum (MP_MAX_RUNS
+ * passes at most) or, when `identical` is not 0, as soon as that many
+ * passes in a row took exactly as long.  A pass is mp_chase_pass's with
+ * `least` in place of MP_SHORT_WINDOW_STEPS: a cycle shorter than that is
+ * timed as whole cycles of at least `least` loads in one window, a longer
+ * one once, in windows of at most `window` loads.
+ */
+struct mp_min_rule {
+	unsigned stable;
+	unsigned identical;
+	uint64_t least;
+	uint64_t window;
+};
+
+/* `n` stable passes, in mp_chase_pass's windows. */
+#define MP_MIN_PASSES(n) \
+	((struct mp_min_rule){ .stable = (n), .least = MP_SHORT_WINDOW_STEPS, \
+			       .window = MP_SHORT_WINDOW_STEPS })
+/*
+ * A short chain (a compact set, at most MP_WINDOW_STEPS loads): `n` stable
+ * passes of one window each, or MP_IDENTICAL_RUNS identical ones.
+ */
+#define MP_MIN_WHOLE(n) \
+	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
+			       .least = MP_SHORT_WINDOW_STEPS, .window = MP_WINDOW_STEPS })
+/*
+ * Passes of whole cycles of at least MP_WINDOW_STEPS loads, in windows of
+ * that many: the timing code's own accesses between windows are spread
+ * over 16 times as many loads (core/probes/tlb/probe.c: a string that fills a TLB
+ * loses entries to them).
+ */
+#define MP_MIN_LONG(n) \
+	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
+			       .least = MP_WINDOW_STEPS, .window = MP_WINDOW_STEPS })
+
+/* The minimum ticks per access over passes, by the rule; *ticks is set only on MP_OK. */
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
+				 double *ticks);
+
+/* Runs without a new minimum before a measurement is accepted, for the profile. */
+unsigned mp_stable_runs(const struct mp_config *cfg);
+
+/*
+ * The sweep discipline of Cooper-Xu 3.3 for a response curve: the sample
+ * points are measured in repeated sweeps over the whole range, one run per
+ * point per sweep, so that interference spreads over all points instead of
+ * spoiling a few.  A point is done when its minimum has not changed for
+ * mp_stable_runs() of its runs.  After every sweep a point whose minimum
+ * equals both neighbours' is knocked out (not measured any more); when a
+ * point finds a new minimum, its knocked-out neighbours are revived.
+ *
+ * Times are compared the way Cooper-Xu compare cycle-rounded times: two
+ * minima are the same when they differ by less than MP_SAME_CYCLES core
+ * cycles or MP_SAME_REL of their size, whichever is larger (the relative
+ * part is ours: at DRAM latencies the run-to-run jitter of a minimum is
+ * several cycles, and a cycle criterion would never let a point settle).
+ */
+#define MP_SAME_CYCLES 0.5
+#define MP_SAME_REL 0.01
+/*
+ * Knock-out compares a point with its neighbours more loosely than the
+ * "new minimum" test: a plateau's points agree within this much.  Chosen
+ * below the smallest step the analysis accepts (MP_STEP_MIN_RISE, 10%), so
+ * that no point of a real transition is ever knocked out.
+ */
+#define MP_KNOCKOUT_REL 0.03
+/* Sweeps before giving up on points that never settle (bounds the time). */
+#define MP_MAX_SWEEPS 200u
+#define MP_SWEEP_MAX 160u
+
+enum mp_point_state { MP_POINT_ACTIVE = 0, MP_POINT_STABLE, MP_POINT_OUT };
+
+struct mp_sweep {
+	uint32_t n;
+	uint64_t x[MP_SWEEP_MAX];        /* the sample sizes, ascending */
+	double best[MP_SWEEP_MAX];       /* minimum ticks per access so far */
+	uint32_t since[MP_SWEEP_MAX];    /* runs since the minimum last changed */
+	uint32_t runs[MP_SWEEP_MAX];
+	uint32_t need[MP_SWEEP_MAX];     /* runs without a new minimum that settle it */
+	uint8_t state[MP_SWEEP_MAX];     /* enum mp_point_state */
+	uint32_t sweeps;
+	uint64_t deadline;               /* mp_now() value to stop at; 0: none */
+	bool timed_out;
+};
+
+/*
+ * A visit of point i (s->x[i]) in a sweep: one or more runs (at most
+ * MP_VISIT_RUNS), ticks per access of each in ticks[], their number in *n.
+ * A point whose every run needs an expensive set-up (building and warming a
+ * long string) may time several windows per set-up.
+ */
+#define MP_VISIT_RUNS 4u
+typedef enum mp_status (*mp_sample_fn)(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
+				       uint32_t i, double *ticks, uint32_t *n);
+
+/*
+ * The runs of a visit to a freshly built chase: walk it once to warm it
+ * (unless `warm` is false), then passes, as many as fit in MP_WINDOW_STEPS
+ * loads and at least one, at most MP_VISIT_RUNS - *n; appends to ticks[]
+ * and *n.
+ */
+enum mp_status mp_chase_visit(struct mp_ctx *c, struct mp_chase *ch, bool warm, double *ticks,
+			      uint32_t *n);
+
+/* A sweep over x[0 .. n); every point needs mp_stable_runs() runs (callers may lower it). */
+void mp_sweep_init(struct mp_sweep *s, const struct mp_config *cfg, const uint64_t *x,
+		   uint32_t n);
+
+/*
+ * Runs without a new minimum for a run of `loads` loads: mp_stable_runs(),
+ * scaled down for a run longer than MP_WINDOW_STEPS (which already averages
+ * over loads / MP_WINDOW_STEPS windows), to no fewer than MP_STABLE_RUNS_LONG.
+ */
+#define MP_STABLE_RUNS_LONG 2u
+uint32_t mp_stable_for(const struct mp_config *cfg, uint64_t loads);
+/* Sweep until every point is stable or knocked out; `what` names the progress. */
+enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
+			    const char *what);
+/* Are two minimum times (ticks) the same by the rule above? */
+bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
+
+/*
+ * Loads per window when a short chain (a compact set, a gap string) is
+ * timed: a window is a whole number of cycles, at least this many loads.
+ * Whole cycles give every element the same weight; short windows let some
+ * windows escape a disturbance entirely (at one disturbance per 2000 loads,
+ * the simulator's example noise rate, a 1024-load window is clean 60% of
+ * the time), and the minimum keeps such a window.  The fixed cost of
+ * reading the clock stays under 2% of a window of L1 hits.  Such windows
+ * cost microseconds, so the caller says how many runs without a new minimum
+ * it waits for (at least Cooper-Xu's 25, whatever the profile: on a shared
+ * host the quick profile's count let L1-hit minima wander by 10%).
+ */
+#define MP_SHORT_WINDOW_STEPS 1024u
+
+/*
+ * Passes in a row of exactly the same time after which a short chain's
+ * minimum is taken (mp_min_rule.identical): nothing disturbs them (a
+ * simulator without noise), so no later one is faster.  On hardware the
+ * clock's jitter never repeats a pass to the tick.
+ */
+#define MP_IDENTICAL_RUNS 8u
+
+/* Conversions; NaN when the platform does not know the clock. */
+double mp_ticks_to_cycles(const struct mp_platform *p, double ticks);
+double mp_cycles_to_ns(const struct mp_platform *p, double cycles);
+double mp_ticks_to_ns(const struct mp_platform *p, double ticks);
+
+/* Seconds since `t0` (a value of mp_now). */
+double mp_seconds_since(struct mp_platform *p, uint64_t t0);
+
+#endif

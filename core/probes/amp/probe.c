@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "amp" probe: every cache level whose misses the platform counts (L1D
+ * to L4) and every data TLB level (DTLB1, DTLB2, for each page size the
+ * platform maps), measured with AMP's algorithms (core/probes/amp/amp.h), every value
+ * voted on.  Level by level from the top, so that each knows what the
+ * levels above hold.
+ */
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
+#include "core/probes/amp/amp.h"
+#include "core/probes/probe.h"
+
+/* What one level's votes decided, recorded once its type is known. */
+struct decided {
+	struct mp_counter_tally t[MP_PARAM_COUNT];
+	bool have[MP_PARAM_COUNT];
+};
+
+static void note(struct amp *a, const struct amp_level *l, const char *what)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "amp: L%d %s: %s", (int)l->level, l->tlb ? "DTLB" : "cache",
+		    what);
+	mp_result_add_note(a->c->r, text);
+}
+
+typedef enum mp_status (*algorithm)(struct amp_level *l, struct mp_counter_tally *t);
+
+/* Say what one algorithm decided, and what it cost. */
+static void tell(const struct amp_level *l, enum mp_param p, const struct mp_counter_tally *t,
+		 uint64_t accesses)
+{
+	mp_logf(l->a->c->p, MP_LOG_INFO, "amp: L%d %s %s: %lld (%d/%d votes, %llu accesses)",
+		(int)l->level, l->tlb ? "DTLB" : "cache", mp_param_name(p),
+		(long long)t->value, (int)t->votes, (int)t->of, (unsigned long long)accesses);
+}
+
+/* Run one algorithm; true when it decided and the counter stayed sane. */
+static bool vote(struct amp_level *l, algorithm f, enum mp_param p, struct decided *d)
+{
+	uint64_t before = l->a->k.accesses;
+	enum mp_status st = f(l, &d->t[p]);
+
+	tell(l, p, &d->t[p], l->a->k.accesses - before);
+	if (st != MP_OK && st != MP_ENOMEM)
+		mp_probe_fail(l->a->c, "the platform could not run an experiment");
+	d->have[p] = st == MP_OK && d->t[p].value != MP_NA && mp_counter_has(&l->a->k, l->ev);
+	return d->have[p];
+}
+
+static void record(struct amp *a, const struct amp_level *l, enum mp_kind type,
+		   const struct decided *d)
+{
+	struct mp_structure s = { l->level, type, l->tlb, l->tlb ? (int64_t)a->mem.page_bytes
+								 : MP_NA };
+
+	for (int p = 0; p < MP_PARAM_COUNT; p++) {
+		struct mp_counted *c;
+
+		if (!d->have[p])
+			continue;
+		c = mp_result_add_counted(a->c->r, "amp", &s, (enum mp_param)p);
+		if (!c)
+			return;
+		c->value = d->t[p].value;
+		c->votes = d->t[p].votes;
+		c->of = d->t[p].of;
+	}
+}
+
+/* 3.1 then 3.2: unit and capacity; false when either is missing. */
+static bool unit_and_size(struct amp_level *l, struct decided *d)
+{
+	enum mp_param size = l->tlb ? MP_PARAM_ENTRIES : MP_PARAM_SIZE;
+	bool ok = false;
+
+	if (!vote(l, amp_unit, l->tlb ? MP_PARAM_PAGE : MP_PARAM_LINE, d))
+		return note(l->a, l, "no line or page size from the miss rate"), false;
+	l->unit = (uint64_t)d->t[l->tlb ? MP_PARAM_PAGE : MP_PARAM_LINE].value;
+	if (!vote(l, amp_boundary, size, d))
+		return note(l->a, l, "no footprint within the array thrashed it"), false;
+	l->boundary = (uint64_t)d->t[size].value;
+	if (amp_settle_size(l, &ok) != MP_OK || !ok) {
+		note(l->a, l, "no associativity explains where its misses begin: capacity not told");
+		d->have[size] = false;
+		return true;
+	}
+	d->t[size].value = (int64_t)(l->tlb ? l->size / l->unit : l->size);
+	if (l->exclusive)
+		note(l->a, l, "its misses begin only when it and the levels above are full (an "
+				 "exclusive or non-inclusive level): capacity from 3.3");
+	return true;
+}
+
+/* L1 counts data misses; below it, 3.6 tells data from unified. */
+static enum mp_kind level_type(struct amp_level *l)
+{
+	struct mp_counter_tally t;
+
+	if (l->level == 1)
+		return MP_KIND_DATA;
+	if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
+		return (enum mp_kind)t.value;
+	note(l->a, l, l->tlb ? "no code could run between the reads (3.6): taken as data"
+			     : "no code could run between the reads (3.6): taken as unified");
+	return l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
+}
+
+/*
+ * In memory that is not physically contiguous a physically indexed level's
+ * sets depend on where the frames fell: the capacity and the ways are
+ * measured again in the other half of the array, and kept only if the
+ * frames there tell the same.
+ */
+static bool frames_agree(struct amp_level *l)
+{
+	struct amp *a = l->a;
+	struct mp_mem whole = a->mem;
+	struct mp_counter_tally t;
+	uint64_t size = l->size, ways = l->ways, half = whole.bytes / 2;
+	bool ok = false;
+
+	if (whole.contiguous || l->tlb)
+		return true;
+	half -= half % whole.page_bytes;
+	a->mem.base += half;
+	a->mem.bytes -= half;
+	if (amp_boundary(l, &t) == MP_OK && t.value != MP_NA) {
+		l->boundary = (uint64_t)t.value;
+		ok = amp_settle_size(l, &ok) == MP_OK && ok && l->size == size &&
+		     amp_ways(l, &t) == MP_OK && t.value == (int64_t)ways;
+	}
+	a->mem = whole;
+	l->size = size;
+	l->ways = ways;
+	if (!ok)
+		note(a, l, "memory not physically contiguous and its sets depend on the frames: "
+			   "capacity and ways not told");
+	return ok;
+}
+
+/* One level, every parameter; its values go into the result. */
+static bool measure_level(struct amp_level *l)
+{
+	struct decided d = { 0 };
+	enum mp_param size = l->tlb ? MP_PARAM_ENTRIES : MP_PARAM_SIZE;
+
+	if (!unit_and_size(l, &d))
+		return false;
+	if (d.have[size] && vote(l, amp_ways, MP_PARAM_WAYS, &d))
+		l->ways = (uint64_t)d.t[MP_PARAM_WAYS].value;
+	if (l->ways && !frames_agree(l)) {
+		d.have[size] = d.have[MP_PARAM_WAYS] = false;
+		l->ways = 0;
+	}
+	if (!l->tlb && l->ways) {
+		vote(l, amp_write_allocate, MP_PARAM_WRITE_ALLOCATE, &d);
+		vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
+	}
+	record(l->a, l, level_type(l), &d);
+	return true;
+}
+
+/* What the next level down needs to know of this one (its flushers, 3.3). */
+static void pass_down(const struct amp_level *l, struct amp_above *up)
+{
+	uint64_t span = l->ways ? l->size / l->ways : 0;
+
+	up->span = span > up->span ? span : up->span;
+	up->ways = l->ways > up->ways ? l->ways : up->ways;
+	up->held = l->boundary;
+	up->ev = l->ev;
+}
+
+/* The levels of one kind (caches, or the TLBs of one page size), top down. */
+static unsigned measure_levels(struct amp *a, bool tlb, enum mp_page page)
+{
+	struct amp_above up = { 0, 0, 0, MP_EV_COUNT };
+	unsigned done = 0;
+
+	for (unsigned i = 0; i < mp_counter_nlevels && a->c->self->status == MP_PROBE_OK; i++) {
+		struct amp_level l = { .a = a, .ev = mp_counter_levels[i].ev, .tlb = tlb,
+				       .level = mp_counter_levels[i].level, .page = page, .above = up };
+
+		if (mp_counter_levels[i].tlb != tlb || !mp_counter_has(&a->k, l.ev))
+			continue;
+		mp_progress(a->c->p, "amp", i, mp_counter_nlevels);
+		if (!measure_level(&l))
+			continue;
+		pass_down(&l, &up);
+		done++;
+	}
+	return done;
+}
+
+static unsigned measure_caches(struct amp *a)
+{
+	unsigned n;
+
+	if (!(a->k.events & MP_COUNTER_CACHE_EVENTS) || mp_counter_array(&a->k, &a->mem) != MP_OK)
+		return 0;
+	n = measure_levels(a, false, MP_PAGE_2M);
+	a->c->p->ops->mem_free(a->c->p, &a->mem);
+	return n;
+}
+
+/* The data TLBs for each page size the platform maps. */
+static unsigned measure_tlbs(struct amp *a)
+{
+	uint64_t seen[MP_COUNTER_PAGE_KINDS];
+	unsigned n = 0, nseen = 0;
+
+	for (unsigned i = 0; i < MP_COUNTER_PAGE_KINDS && (a->k.events & MP_COUNTER_TLB_EVENTS); i++) {
+		if (!mp_counter_array_pages(&a->k, i, seen, nseen, &a->mem))
+			continue;
+		seen[nseen++] = a->mem.page_bytes;
+		n += measure_levels(a, true, mp_counter_page_kind(i));
+		a->c->p->ops->mem_free(a->c->p, &a->mem);
+	}
+	return n;
+}
+
+static struct amp amp;
+
+void mp_probe_amp(struct mp_ctx *c)
+{
+	struct amp *a = &amp;
+	enum mp_status st;
+	unsigned caches, tlbs;
+
+	mp_memset(a, 0, sizeof(*a));
+	a->c = c;
+	mp_rng_seed(&a->g, c->cfg->seed);
+	st = mp_counter_open(&a->k, c);
+	if (st == MP_UNSUPPORTED)
+		return mp_probe_unsupported(c, "the platform counts no cache or TLB miss "
+					       "events; only timing measures here");
+	if (st != MP_OK)
+		return mp_probe_fail(c, "the counters could not be set up");
+	caches = measure_caches(a);
+	tlbs = measure_tlbs(a);
+	mp_counter_close(&a->k);
+	if (c->self->status == MP_PROBE_OK)
+		mp_snprintf(c->self->message, sizeof(c->self->message),
+			    "%u cache and %u TLB levels, %llu counted runs", caches, tlbs,
+			    (unsigned long long)a->k.counted);
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AMP 3.1 (line or page size from the miss rate) and 3.2 (capacity by
+ * doubling, then 25% steps), refined to the exact footprint where misses
+ * begin (the PAPI paper's "more refined search", section 3).
+ */
+#include "core/probes/amp/amp.h"
+#include "core/seq/refstring.h"
+
+/* 3.1: a row of the array read cold.  AMP reads ints; our elements are
+ * 8-byte words, in groups of 4096 bytes (no line is larger) visited in
+ * shuffled order so that no prefetcher follows.  64K gives 1024 misses at
+ * 64-byte lines: "hundreds of cache misses" (2.2). */
+#define ROW_BYTES (64u << 10)
+#define ROW_STRIDE 8u
+#define ROW_GROUP 4096u
+/* 3.10: for a TLB, "dozens of TLB misses" (2.2): 32 pages, 64 accesses each. */
+#define TLB_ROW_PAGES 32u
+#define TLB_ROW_PER_PAGE 64u
+
+/* 3.2: MIN_CACHE_SIZE, and the first TLB hypothesis in entries. */
+#define MIN_CACHE_SIZE 1024u
+#define MIN_TLB_ENTRIES 4u
+/* 3.2: a footprint fails when its miss rate exceeds 0.80 of the expected
+ * failure miss rate (one miss per line: every access here is to a new line). */
+#define FAIL_FRACTION 0.80
+/* 3.2: between the last pass and the first failure, steps of 25%. */
+#define STEP_PARTS 4u
+/* Counted accesses per measurement of a large footprint (after a full
+ * priming pass): at the 0.80 threshold a miss rate from 4096 accesses is
+ * within 0.6% (one standard deviation); the refinement needs a rate of
+ * 1/1024. */
+#define WINDOW_STEPS 4096u
+/* Refinement: a footprint fits when at most 1/1024 of its accesses miss
+ * (what noise the minimum of 8 leaves): a footprint k lines beyond a w-way
+ * LRU cache of n lines misses at k (w + 1) / n, so the boundary is found to
+ * within n / 1024 (w + 1) lines, well inside the grid below. */
+#define CLEAN_DIVISOR 1024u
+/* A capacity is ways x sets x line with sets a power of two and ways below
+ * 128, so a multiple of 1/64 of the largest power of two not above it: the
+ * refinement stops at a quarter of that grid and rounds to it. */
+#define GRID_DIVISOR 64u
+#define GRID_STOP 4u
+
+uint64_t amp_pow2_round(double x)
+{
+	double p = 1.0;
+
+	/* 2^(e + 1/2) <= x  <=>  x^2 >= 2 (2^e)^2 */
+	while (x * x >= 2.0 * p * p)
+		p *= 2.0;
+	return (uint64_t)p;
+}
+
+enum mp_status amp_walk(struct amp *a, struct amp_chase *ch, uint64_t steps)
+{
+	struct mp_run r = { .op = MP_OP_CHASE, .start = ch->cursor, .steps = steps,
+			    .region = ch->region };
+	struct mp_sample s;
+	enum mp_status st = mp_counter_touch(&a->k, &r, &s);
+
+	if (st == MP_OK)
+		ch->cursor = s.end;
+	return st;
+}
+
+/* The misses of ch->ev in ch->steps accesses, after the preparation (NULL: none). */
+static enum mp_status count_after(struct mp_counter *k, mp_counter_prep_fn prep, struct amp_chase *ch,
+				  uint64_t *misses)
+{
+	struct mp_run r = { .op = MP_OP_CHASE, .start = ch->cursor, .steps = ch->steps,
+			    .events = MP_EV_BIT(ch->ev), .region = ch->region };
+	struct mp_sample s;
+	enum mp_status st = mp_counter_count_all(k, prep, NULL, &r, &s);
+
+	if (st != MP_OK)
+		return st;
+	ch->cursor = s.end;
+	*misses = s.count[ch->ev];
+	return MP_OK;
+}
+
+enum mp_status amp_count(struct mp_counter *k, void *chase, uint64_t *misses)
+{
+	return count_after(k, NULL, chase, misses);
+}
+
+enum mp_status amp_count_cold(struct mp_counter *k, void *chase, uint64_t *misses)
+{
+	return count_after(k, mp_counter_prep_flush, chase, misses);
+}
+
+/* ---- 3.1 ---- */
+
+struct row {
+	uint64_t bytes, stride, group;
+};
+
+static struct row row_of(const struct amp_level *l)
+{
+	uint64_t page = l->a->mem.page_bytes;
+
+	if (l->tlb)
+		return (struct row){ TLB_ROW_PAGES * page, page / TLB_ROW_PER_PAGE, page };
+	return (struct row){ ROW_BYTES, ROW_STRIDE, ROW_GROUP };
+}
+
+struct unit_job {
+	struct amp_chase ch;
+	uint64_t stride;
+};
+
+/* The rounding formula of 3.1: stride x 2^floor(log2(1 / miss rate) + 0.5). */
+static int64_t unit_of(uint64_t misses, const void *job)
+{
+	const struct unit_job *j = job;
+
+	if (!misses)
+		return MP_NA;
+	return (int64_t)(j->stride * amp_pow2_round((double)j->ch.steps / (double)misses));
+}
+
+enum mp_status amp_unit(struct amp_level *l, struct mp_counter_tally *t)
+{
+	struct row w = row_of(l);
+	struct unit_job j = { { .steps = w.bytes / w.stride, .ev = l->ev, .region = "amp-unit" },
+			      w.stride };
+	struct mp_counter_decision d = { amp_count_cold, &j.ch, unit_of };
+
+	t->value = MP_NA;
+	if (w.bytes > l->a->mem.bytes)
+		return MP_OK;
+	j.ch.cursor = mp_ref_grouped(l->a->mem.base, w.bytes, w.stride, w.group, &l->a->g);
+	d.arg = &j;
+	return mp_counter_decide(&l->a->k, &d, t);
+}
+
+void amp_weakest(struct mp_counter_tally *acc, const struct mp_counter_tally *t)
+{
+	if (acc->of == 0 || t->votes < acc->votes) {
+		acc->votes = t->votes;
+		acc->of = t->of;
+	}
+}
+
+/* ---- 3.2 ---- */
+
+/* What the footprints tried so far say: the largest that fit, the smallest that did not. */
+struct search {
+	uint64_t clean;
+	uint64_t dirty;
+	struct mp_counter_tally sure;    /* the least sure decision */
+};
+
+enum fit { FITS = 0, SOME_MISS, FAILS };
+
+static int64_t fit_of(uint64_t misses, const void *chase)
+{
+	const struct amp_chase *ch = chase;
+
+	if ((double)misses > FAIL_FRACTION * (double)ch->steps)
+		return FAILS;
+	return misses > ch->steps / CLEAN_DIVISOR ? SOME_MISS : FITS;
+}
+
+/* One footprint: a shuffled cycle of its lines (pages), primed, then decided. */
+static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct search *s,
+				    bool *fails)
+{
+	uint64_t n = bytes / l->unit;
+	struct amp_chase ch = { .ev = l->ev, .region = "amp-capacity" };
+	struct mp_counter_decision d = { amp_count, &ch, fit_of };
+	struct mp_counter_tally t;
+	enum mp_status st;
+
+	ch.cursor = mp_ref_grouped(l->a->mem.base, n * l->unit, l->unit, l->unit, &l->a->g);
+	ch.steps = n < WINDOW_STEPS ? n : WINDOW_STEPS;
+	/* From empty sets (AMP 3.1 step 1): a pseudo-LRU set that keeps stale
+	 * lines may never take all of a working set it could hold. */
+	st = mp_counter_flush(&l->a->k);
+	if (st == MP_OK)
+		st = amp_walk(l->a, &ch, n);
+	if (st == MP_OK)
+		st = mp_counter_decide(&l->a->k, &d, &t);
+	if (st != MP_OK)
+		return st;
+	amp_weakest(&s->sure, &t);
+	*fails = t.value == FAILS;
+	if (t.value == FITS && bytes > s->clean)
+		s->clean = bytes;
+	if (t.value != FITS && bytes < s->dirty)
+		s->dirty = bytes;
+	return MP_OK;
+}
+
+static uint64_t pow2_floor(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p <= v / 2)
+		p *= 2;
+	return p;
+}
+
+uint64_t amp_grid(const struct amp_level *l, uint64_t bytes)
+{
+	uint64_t g = pow2_floor(bytes) / GRID_DIVISOR;
+
+	return g > l->unit ? g - g % l->unit : l->unit;
+}
+
+/* Bisect between the largest clean and the smallest dirty footprint, then round to the grid. */
+static enum mp_status refine(struct amp_level *l, struct search *s, int64_t *value)
+{
+	enum mp_status st = MP_OK;
+	bool fails;
+	uint64_t g;
+
+	while (st == MP_OK && s->dirty - s->clean > amp_grid(l, s->clean) / GRID_STOP &&
+	       s->dirty - s->clean > l->unit) {
+		uint64_t mid = (s->clean + s->dirty) / 2;
+
+		st = try_footprint(l, mid - mid % l->unit, s, &fails);
+	}
+	g = amp_grid(l, s->clean);
+	*value = (int64_t)((s->clean + g / 2) / g * g);
+	return st;
+}
+
+static uint64_t first_hypothesis(const struct amp_level *l)
+{
+	return l->tlb ? MIN_TLB_ENTRIES * l->unit
+		      : (MIN_CACHE_SIZE > l->unit ? MIN_CACHE_SIZE : l->unit);
+}
+
+/* Doubling until a footprint fails: pass = the last that did not. */
+static enum mp_status double_up(struct amp_level *l, struct search *s, uint64_t *pass,
+				uint64_t *fail)
+{
+	uint64_t f = first_hypothesis(l);
+	bool fails = false;
+	enum mp_status st = MP_OK;
+
+	*pass = 0;
+	while (st == MP_OK && f <= l->a->mem.bytes) {
+		st = try_footprint(l, f, s, &fails);
+		if (fails)
+			break;
+		*pass = f;
+		f *= 2;
+	}
+	*fail = fails ? f : 0;
+	return st;
+}
+
+enum mp_status amp_boundary(struct amp_level *l, struct mp_counter_tally *t)
+{
+	struct search s = { 0, UINT64_MAX, { 0, 0, 0 } };
+	uint64_t pass, fail;
+	bool fails = false;
+	enum mp_status st = double_up(l, &s, &pass, &fail);
+
+	for (unsigned q = 1; st == MP_OK && fail && q < STEP_PARTS && !fails; q++) {
+		uint64_t f = pass + (fail - pass) / STEP_PARTS * q;
+
+		st = try_footprint(l, f - f % l->unit, &s, &fails);
+	}
+	*t = s.sure;
+	t->value = MP_NA;
+	if (st != MP_OK || !fail)
+		return st;
+	if (s.clean == 0 || s.dirty == UINT64_MAX)
+		return t->value = (int64_t)pass, MP_OK;
+	st = refine(l, &s, &t->value);
+	t->votes = s.sure.votes;
+	t->of = s.sure.of;
+	return st;
+}

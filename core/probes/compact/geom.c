@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A lower level's ways, way size and line (X-Ray 4.5): figure 8's ladder
+ * and figure 10's block test, on stride-decomposed sets.
+ *
+ * A set <S, n> for level i must miss in every level above, or those would
+ * answer for it.  X-Ray splits it into r groups S_old apart (S_old = the
+ * upper levels' way size, 4.5.1): all n x r elements share one set in every
+ * upper level, and each group sits in its own set of level i.  We take D,
+ * the largest upper way size (a multiple of every upper way size, as they
+ * are powers of two), and r just large enough that each upper set gets
+ * MP_COMPACT_OVERFILL times the ways above (X-Ray: just more than A_up).
+ * Where S < D (X-Ray's Athlon case, an upper way larger than this level's)
+ * the set is not split; it then spreads over D / S upper sets, each of
+ * which must still get that many lines.
+ *
+ * The ladder starts at the stride where the level's effective capacity
+ * (from "levels") gives about LADDER_START_N elements, and never below D.
+ * At each doubling of S the shortest non-compact n lies, by Theorem 1,
+ * between half the previous one and the previous one: a binary search
+ * there.  When n stops halving, A = n - 1 and the way is the stride before.
+ */
+#include "core/probes/compact/compact.h"
+#include "core/probes/l1/l1.h"
+
+/*
+ * Groups a set is split into at least, where they fit in a stride: with
+ * two or more, each group leaves the levels above entirely while the
+ * others are visited, so an exclusive level must hold every group alone
+ * and shows its own ways (one group would share the upper ways: X-Ray
+ * measured C1 + C2 that way on the Athlon and Opteron, 5.2.2).
+ */
+#define LOWER_MIN_GROUPS 2u
+/* Elements of the first ladder step: enough to stay below the plateau
+ * (A + 1) of any level up to 63 ways, few enough to time quickly. */
+#define LADDER_START_N 64u
+#define WORD 8u
+
+bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint64_t from,
+		    uint64_t b, struct mp_ref_stride *out)
+{
+	/* Lines one group puts in each upper set it touches; a shifted part
+	 * may go to other upper sets, so count the smaller part only. */
+	uint64_t part = from < n && n - from < from ? n - from : (from < n ? from : n);
+	uint64_t per = stride >= lv->d ? part : part * stride / lv->d;
+	uint64_t r = per >= lv->u ? 1 : (lv->u + per - 1) / (per ? per : 1);
+
+	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= stride)
+		r = LOWER_MIN_GROUPS;
+	if (per == 0 || (r > 1 && (stride < lv->d || r * lv->d > stride)))
+		return false;
+	*out = (struct mp_ref_stride){ stride, n, from, b, r, lv->d };
+	return true;
+}
+
+/* 1: <S, n, D, r> is not compact here, 0: it is, -1: not timed, -2: not buildable. */
+static int spills(struct mp_lower *lv, uint64_t stride, uint64_t n)
+{
+	struct mp_ref_stride x;
+	int c;
+
+	if (!mp_compact_shape(lv, stride, n, n, 0, &x))
+		return -2;
+	c = mp_compact_set_compact(&lv->cs, &x);
+	return c < 0 ? c : !c;
+}
+
+/* Smallest n in (lo, hi] that spills; lo taken as compact, hi as spilling. */
+static int smallest_spill(struct mp_lower *lv, uint64_t stride, uint64_t lo, uint64_t hi,
+			  uint64_t *n)
+{
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int m = spills(lv, stride, mid);
+
+		if (m == -1)
+			return -1;
+		if (m == 1)
+			hi = mid;
+		else
+			lo = mid;  /* compact, or too small to build: below the answer */
+	}
+	*n = hi;
+	return 0;
+}
+
+/*
+ * The shortest spilling n at a doubled stride: by Theorem 1 it lies in
+ * ((old - 1) / 2, old]; the lower end is checked, and where it spills
+ * after all (noise earlier on) the search falls back to X-Ray's [1, old].
+ */
+static int bracketed_spill(struct mp_lower *lv, uint64_t stride, uint64_t old, uint64_t *n)
+{
+	uint64_t lo = (old - 1) / 2;
+	int m = lo > 1 ? spills(lv, stride, lo) : 0;
+
+	if (m == -1)
+		return -1;
+	return m != 1 ? smallest_spill(lv, stride, lo, old, n)
+		      : smallest_spill(lv, stride, 1, lo, n);
+}
+
+/* The fewest elements a set at this stride can have and still be built. */
+static uint64_t buildable_from(const struct mp_lower *lv, uint64_t stride)
+{
+	uint64_t n = (lv->u * lv->d + stride - 1) / stride;
+
+	return n > 1 ? n : 1;
+}
+
+/* Ladder outcomes besides 0 (settled) and -1 (a run failed); 1 is mp_compact_geom's "verified". */
+enum { UNSETTLED = 2, TOO_HIGH, TOO_SMALL, UNLAWFUL, NO_SPILL, UNREPEATED, OUTCOMES };
+
+/* The most elements n a set <S, n> with its groups can have within a TLB twin. */
+static uint64_t twin_reach(const struct mp_lower *lv, uint64_t stride, uint64_t from)
+{
+	struct mp_ref_stride x;
+	uint64_t n = from;
+
+	while (mp_compact_shape(lv, stride, n + 1, n + 1, 0, &x) &&
+	       mp_ref_stride_count(&x) <= lv->cs.twin_max)
+		n++;
+	return n;
+}
+
+/*
+ * The first step: n doubles from the fewest buildable until the set
+ * spills, but no further than a TLB twin reaches (more elements would pay
+ * for TLB misses that no twin takes off): NO_SPILL then starts higher.
+ */
+static int first_step(struct mp_lower *lv, uint64_t stride, uint64_t *n)
+{
+	uint64_t k = buildable_from(lv, stride), reach = twin_reach(lv, stride, k), next;
+	int m = spills(lv, stride, k);
+
+	if (m != 0)
+		return m == -1 ? -1 : TOO_SMALL;
+	for (next = 2 * k < reach ? 2 * k : reach; next > k; next = 2 * k < reach ? 2 * k : reach) {
+		if ((m = spills(lv, stride, next)) != 0)
+			break;
+		k = next;
+	}
+	if (m != 1)
+		return m == -1 ? -1 : NO_SPILL;  /* out of reach, memory or elements first */
+	return smallest_spill(lv, stride, k, next, n);
+}
+
+static uint64_t start_stride(const struct mp_lower *lv)
+{
+	uint64_t s = lv->hint ? mp_pow2_floor(lv->hint / LADDER_START_N) : lv->d;
+
+	return s > lv->d ? s : lv->d;
+}
+
+/*
+ * Theorem 1 at half the way: n = 2A + 1.  One more is let pass: where a
+ * set holds A + 1 of 2A + 1 lines, a tree-PLRU set still hits on some, and
+ * the signal at that step can fall short by a line (verify() checks the
+ * exact figures again).
+ */
+static bool lawful(uint64_t before, uint64_t ways)
+{
+	return before == 2 * ways + 1 || before == 2 * ways + 2;
+}
+
+/*
+ * Figure 8 from `stride`.  TOO_HIGH when n did not halve even once (the
+ * way may be the start stride or less), UNSETTLED when it still halved at
+ * lv->limit, UNLAWFUL when the step before the plateau broke Theorem 1
+ * (lawful()).  Sets that only look
+ * contiguous (a virtual machine's guest-physical pages need not be
+ * contiguous on the host) scatter over the level's sets at random and
+ * break it; so does a hashed index.
+ */
+static int ladder(struct mp_lower *lv, uint64_t stride, struct mp_geom *g)
+{
+	uint64_t n, old, before = 0;
+	int st = first_step(lv, stride, &n);
+
+	while (st == 0) {
+		before = before ? old : 1;
+		old = n;
+		stride *= 2;
+		if (stride > lv->limit || old * stride > lv->cs.bytes)
+			return UNSETTLED;
+		st = bracketed_spill(lv, stride, old, &n);
+		if (st == 0 && n == old) {
+			g->ways = n - 1;
+			g->way = stride / 2;
+			if (before == 1)
+				return TOO_HIGH;
+			return lawful(before, g->ways) ? 0 : UNLAWFUL;
+		}
+	}
+	return st;
+}
+
+/* Figure 10 on decomposed sets: the line, 0 when no b below the way did it. */
+static int block(struct mp_lower *lv, struct mp_geom *g)
+{
+	for (uint64_t b = WORD; b < g->way; b *= 2) {
+		struct mp_ref_stride x;
+		int c;
+
+		if (!mp_compact_shape(lv, g->way, 2 * g->ways, g->ways, b, &x))
+			return 0;
+		c = mp_compact_set_compact(&lv->cs, &x);
+		if (c != 0) {
+			g->line = b;
+			return c;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The geometry, checked again at other places in the memory (every round
+ * of a compact-set test picks a random offset): A lines a way apart fit
+ * and A + 1 do not, 2A lines half a way apart fit and 2A + 1 do not.  In
+ * contiguous memory these hold wherever the sets lie; in memory that only
+ * looks contiguous they come out differently from place to place.
+ */
+#define VERIFY_ROUNDS 2u
+
+static int verify(struct mp_lower *lv, const struct mp_geom *g)
+{
+	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
+		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
+	};
+
+	for (unsigned k = 0; k < VERIFY_ROUNDS * 4; k++) {
+		int m = spills(lv, g->way / checks[k % 4].div,
+			       g->ways * checks[k % 4].mul + checks[k % 4].extra);
+
+		if (m == -1)
+			return -1;
+		if (m != -2 && m != checks[k % 4].spill)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A number of sets that is not a power of two (5 x 2^14 in a 60 MB 12-way
+ * cache) fools the ladder: lines a power of two apart then cycle through
+ * f sets (f the odd factor), which look like one set of f x A ways f times
+ * smaller than the real way.  AMP steps its associativity hypotheses
+ * through the factors of the number of lines (3.3); here each odd factor
+ * f of the ways found is tried: A / f + 1 lines f ways apart spill and
+ * A / f do not when the real set is f times larger.
+ */
+static int odd_factors(struct mp_lower *lv, struct mp_geom *g)
+{
+	for (uint64_t f = 3; f <= g->ways; f += 2) {
+		while (g->ways % f == 0) {
+			int over = spills(lv, f * g->way, g->ways / f + 1);
+			int fits = over == 1 ? spills(lv, f * g->way, g->ways / f) : 1;
+
+			if (over == -1 || fits == -1)
+				return -1;
+			if (over != 1 || fits != 0)
+				break;
+			g->ways /= f;
+			g->way *= f;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Strides tried below D when the ladder settles at once there: X-Ray's
+ * case of a level whose way is smaller than the one above (4.5.1).
+ */
+#define LADDER_MIN_STRIDE 1024u
+/* Without an effective capacity to start from, the first stride grows by
+ * this factor until a set that spills fits the memory and the scratch. */
+#define LADDER_RESTART 8u
+
+const char mp_compact_no_level[] = "no set that fits the memory spilled";
+const char mp_compact_too_small[] = "the level holds too few lines to overfill the levels above";
+
+static const char *const outcome_why[OUTCOMES] = {
+	[UNSETTLED] = "n(S) still halved at the largest stride the memory allows",
+	[TOO_HIGH] = "n(S) settled at once even at the smallest stride",
+	[TOO_SMALL] = mp_compact_too_small,
+	[UNLAWFUL] = "n(S) broke X-Ray's Theorem 1: the memory is not physically contiguous "
+		     "(on the host, for a virtual machine) or the index is hashed",
+	[NO_SPILL] = mp_compact_no_level,
+	[UNREPEATED] = "the sets gave other answers elsewhere in the memory: it is not "
+		       "physically contiguous (on the host, for a virtual machine) or the index "
+		       "is hashed",
+};
+
+/* The ladder from the start stride, moved down or up until it settles. */
+static int settle(struct mp_lower *lv, struct mp_geom *g)
+{
+	uint64_t stride = start_stride(lv);
+	int st;
+
+	while ((st = ladder(lv, stride, g)) == NO_SPILL && stride * LADDER_RESTART <= lv->limit)
+		stride *= LADDER_RESTART;
+	while (st == TOO_HIGH && stride / 4 >= LADDER_MIN_STRIDE)
+		st = ladder(lv, stride /= 4, g);
+	if (st == TOO_SMALL)
+		st = ladder(lv, stride * 2, g);
+	return st;
+}
+
+int mp_compact_geom(struct mp_lower *lv, struct mp_geom *g, const char **why)
+{
+	int st;
+
+	*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
+	if ((st = settle(lv, g)) == 0 && (st = odd_factors(lv, g)) == 0 &&
+	    (st = verify(lv, g)) == 0)
+		st = UNREPEATED;
+	if (st != 1) {
+		*why = st > 1 ? outcome_why[st] : NULL;
+		*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
+		return st < 0 ? -1 : 0;
+	}
+	if ((st = block(lv, g)) == 0)
+		*why = "no offset below the way made <C/A, 2A, b> compact";
+	return st < 0 ? -1 : 0;
+}

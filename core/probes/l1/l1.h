@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The two L1 data cache algorithms the "l1" probe runs and compares:
+ * Cooper-Xu's gap test (core/probes/l1/gap.c) and X-Ray's compact sets
+ * (core/probes/l1/xray.c).  Both decide hit or miss with the compact-set test of
+ * core/measure/compact_set.h against an all-hit baseline.
+ */
+#ifndef MEMPROBE_CORE_PROBES_L1_L1_H
+#define MEMPROBE_CORE_PROBES_L1_L1_H
+
+#include "core/measure/compact_set.h"
+
+/* What one algorithm found; MP_NA where it found nothing, with the reason. */
+struct mp_l1_found {
+	int64_t size;
+	int64_t ways;
+	int64_t line;
+	const char *why;       /* NULL when every value was found */
+};
+
+/* Largest power of two <= x (x >= 1). */
+static inline uint64_t mp_pow2_floor(uint64_t x)
+{
+	uint64_t p = 1;
+
+	while (p <= x / 2)
+		p *= 2;
+	return p;
+}
+
+/* 0: done (see out->why); -1: the platform failed a run. */
+int mp_l1_gap(struct mp_cset *s, struct mp_l1_found *out);
+int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out);
+
+#endif

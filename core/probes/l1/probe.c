@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe "l1": the L1 data cache's capacity, associativity, line and hit
+ * latency, measured twice, by Cooper-Xu's gap test and by X-Ray's compact
+ * sets (core/probes/l1/l1.h).  The two must agree; where they do not, the result
+ * notes and the probe message say so, and only the values both found are
+ * recorded (never a guess between two answers).
+ */
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
+#include "core/measure/timing.h"
+#include "core/probes/l1/l1.h"
+#include "core/probes/probe.h"
+
+/*
+ * Memory for the L1 tests: Cooper-Xu's gap strings reach their upper bound
+ * of 4 MB (3.2); X-Ray's sets reach twice the capacity.  Large pages keep
+ * every string within a few TLB entries.
+ */
+#define L1_ARENA_BYTES (8ull << 20)
+/* The all-hit baseline: 8 lines of 64 bytes, 512 bytes, inside any L1
+ * (Cooper-Xu's lower bound for an L1 is 1 KB). */
+#define L1_BASE_STRIDE 64u
+#define L1_BASE_N 8u
+/*
+ * TLB twins (core/measure/compact_set.h) before the L1 is known: elements 64 bytes apart
+ * in their pages (two per line where lines are 128 bytes: still hits), at
+ * most 128 of them: the smallest L1 of the papers and the model library
+ * (8 KB) holds 128 lines 64 bytes apart, spread evenly over its sets.
+ */
+#define L1_TWIN_LINE 64u
+#define L1_TWIN_MAX 128u
+
+static struct mp_cache *l1_record(struct mp_ctx *c)
+{
+	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+
+	if (!l1 && (l1 = mp_result_add_cache(c->r)) != NULL) {
+		l1->level = 1;
+		l1->type = MP_KIND_DATA;
+	}
+	return l1;
+}
+
+/* A value both algorithms found, else MP_NA. */
+static int64_t agreed(int64_t x, int64_t g)
+{
+	return x == g ? x : MP_NA;
+}
+
+static void record(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g,
+		   double hit)
+{
+	struct mp_cache *l1 = l1_record(c);
+
+	if (!l1)
+		return;
+	l1->size_bytes = agreed(x->size, g->size);
+	l1->ways = agreed(x->ways, g->ways);
+	l1->line_bytes = agreed(x->line, g->line);
+	l1->latency_cycles = mp_ticks_to_cycles(c->p, hit);
+	l1->latency_ns = mp_ticks_to_ns(c->p, hit);
+	l1->method = MP_METHOD_TIMING;
+}
+
+static void put_value(struct mp_buf *b, int64_t v, bool size, const char *unit)
+{
+	if (v == MP_NA)
+		mp_buf_puts(b, "-");
+	else if (size)
+		mp_buf_size(b, (uint64_t)v);
+	else
+		mp_buf_i64(b, v);
+	mp_buf_puts(b, unit);
+}
+
+static void put_found(struct mp_buf *b, const char *who, const struct mp_l1_found *f)
+{
+	mp_buf_printf(b, "%s ", who);
+	put_value(b, f->size, true, " ");
+	put_value(b, f->ways, false, "-way ");
+	put_value(b, f->line, false, " B");
+}
+
+/* The probe message, and a note when the algorithms disagree or failed. */
+static void report(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g)
+{
+	bool agree = x->size == g->size && x->ways == g->ways && x->line == g->line &&
+		     x->size != MP_NA;
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_puts(&b, agree ? "gap test and X-Ray agree: " : "L1: gap test and X-Ray disagree: ");
+	put_found(&b, "X-Ray", x);
+	if (!agree) {
+		mp_buf_puts(&b, "; ");
+		put_found(&b, "gap", g);
+	}
+	if (x->why || g->why)
+		mp_buf_printf(&b, " (%s)", x->why ? x->why : g->why);
+	if (!agree)
+		mp_result_add_note(c->r, text);
+	mp_strlcpy(c->self->message, text, sizeof(c->self->message));
+}
+
+static void run(struct mp_ctx *c, struct mp_cset *s)
+{
+	struct mp_l1_found x, g;
+
+	mp_progress(c->p, "l1", 0, 3);
+	if (mp_compact_set_baseline(s) != MP_OK)
+		return mp_probe_fail(c, "the platform could not run a chase");
+	s->l1_ticks = s->base_ticks;
+	s->twin_line = L1_TWIN_LINE;
+	s->twin_max = L1_TWIN_MAX;
+	mp_progress(c->p, "l1", 1, 3);
+	if (mp_l1_gap(s, &g) < 0)
+		return mp_probe_fail(c, "the platform failed a gap-test run");
+	mp_progress(c->p, "l1", 2, 3);
+	if (mp_l1_xray(s, &x) < 0)
+		return mp_probe_fail(c, "the platform failed an X-Ray run");
+	mp_progress(c->p, "l1", 3, 3);
+	record(c, &x, &g, s->base_min);
+	report(c, &x, &g);
+	if (agreed(x.size, g.size) == MP_NA)
+		mp_probe_fail(c, c->self->message);
+}
+
+void mp_probe_l1(struct mp_ctx *c)
+{
+	struct mp_cset s;
+	struct mp_mem m;
+
+	if (mp_probe_alloc_contig(c, L1_ARENA_BYTES, &m) != MP_OK)
+		return;
+	/* Lines earlier probes left behind can stay for good in a tree-PLRU
+	 * set: start from empty caches where the platform can. */
+	c->p->ops->flush_all(c->p);
+	mp_compact_set_init(&s, c, &m, "l1", mp_ref_xray(L1_BASE_STRIDE, L1_BASE_N));
+	run(c, &s);
+	c->p->ops->mem_free(c->p, &m);
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * X-Ray's L1 data cache algorithm (Yotov et al. 4.4, figures 8 and 10).
+ * <S, n> is n words S bytes apart.  Theorem 1: the longest compact <S, n>
+ * has max(C / S, A) elements, so as S doubles the shortest non-compact
+ * length n(S) halves until it bottoms out at A + 1, first reached at the
+ * way size S = C / A.
+ *
+ * Figure 8: grow n until <S, n> is not compact; then for each doubling of
+ * S find the smallest non-compact n' <= n by binary search; when n stops
+ * changing, A = n - 1 and C = (S / 2) A.
+ * Figure 10: <C/A, 2A, b> (the second A words moved b bytes) is compact
+ * once b reaches the line: the moved half then maps to the next set.
+ *
+ * X-Ray starts at S = 1 (one element).  We start at 64 bytes: below the
+ * line several words share a line, which only weakens the signal, and
+ * Theorem 1 holds for every power-of-two S up to the way size, the
+ * smallest of which in any known L1 is 512 bytes (Power3: 64 KB, 128-way).
+ */
+#include "core/probes/l1/l1.h"
+
+#define XRAY_S0 64u
+/* The ladder stops here: 64 KB ways (Athlon MP's L1 has 32 KB ways). */
+#define XRAY_S_MAX (256ull << 10)
+#define XRAY_WORD 8u
+
+/* 1: <S, n> not compact, 0: compact, -1: not timed. */
+static int spills(struct mp_cset *s, uint64_t stride, uint64_t n)
+{
+	struct mp_ref_stride x = mp_ref_xray(stride, n);
+	int c = mp_compact_set_compact(s, &x);
+
+	return c < 0 ? -1 : !c;
+}
+
+/* Smallest n in (lo, hi] that spills; lo does not, hi does. */
+static int smallest_spill(struct mp_cset *s, uint64_t stride, uint64_t lo, uint64_t hi,
+			  uint64_t *n)
+{
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int m = spills(s, stride, mid);
+
+		if (m < 0)
+			return -1;
+		if (m)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*n = hi;
+	return 0;
+}
+
+/* Figure 8's first loop: n doubles (from 2: one word always fits) until <S, n> spills. */
+static int first_spill(struct mp_cset *s, uint64_t stride, uint64_t *n)
+{
+	for (uint64_t k = 2; k <= MP_COMPACT_SET_MAX_ELEMS; k *= 2) {
+		int m = spills(s, stride, k);
+
+		if (m < 0)
+			return -1;
+		if (m)
+			return smallest_spill(s, stride, k / 2, k, n);
+	}
+	return 1;
+}
+
+/* Figure 8's second loop; 1 when the ladder ran out before n settled. */
+static int ladder(struct mp_cset *s, uint64_t *ways, uint64_t *way)
+{
+	uint64_t stride = XRAY_S0, n, old;
+	int st = first_spill(s, stride, &n);
+
+	while (st == 0) {
+		old = n;
+		stride *= 2;
+		if (stride > XRAY_S_MAX)
+			return 1;
+		if ((st = smallest_spill(s, stride, 1, old, &n)) != 0)
+			break;
+		if (n == old) {
+			*ways = n - 1;
+			*way = stride / 2;
+			return 0;
+		}
+	}
+	return st;
+}
+
+/* Figure 10: 0 when no b below the way made the set compact. */
+static int block(struct mp_cset *s, uint64_t ways, uint64_t way, uint64_t *line)
+{
+	for (uint64_t b = XRAY_WORD; b < way; b *= 2) {
+		struct mp_ref_stride x = mp_ref_xray_block(way, ways, b);
+		int c = mp_compact_set_compact(s, &x);
+
+		if (c != 0) {
+			*line = b;
+			return c;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The ways and way again at other places in memory (each round of a
+ * compact-set test takes a random offset): A words a way apart fit and
+ * A + 1 do not, 2A half a way apart fit and 2A + 1 do not.  A virtually
+ * indexed L1 answers the same everywhere; a physically indexed one whose
+ * way is larger than a page, on scattered frames, does not (Cortex-A9).
+ */
+#define XRAY_VERIFY_ROUNDS 2u
+
+static int verify(struct mp_cset *s, uint64_t ways, uint64_t way)
+{
+	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
+		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
+	};
+
+	for (unsigned k = 0; k < XRAY_VERIFY_ROUNDS * 4; k++) {
+		int m = spills(s, way / checks[k % 4].div, ways * checks[k % 4].mul +
+							     checks[k % 4].extra);
+
+		if (m < 0)
+			return -1;
+		if (m != checks[k % 4].spill)
+			return 0;
+	}
+	return 1;
+}
+
+int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out)
+{
+	uint64_t ways = 0, way = 0, line;
+	int st;
+
+	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL };
+	st = ladder(s, &ways, &way);
+	if (st != 0) {
+		out->why = "X-Ray: n(S) did not settle below 256 KB strides";
+		return st < 0 ? -1 : 0;
+	}
+	if ((st = verify(s, ways, way)) <= 0) {
+		out->why = "X-Ray: the sets gave other answers elsewhere in memory (a physically "
+			   "indexed L1 on scattered frames?)";
+		return st;
+	}
+	out->ways = (int64_t)ways;
+	out->size = (int64_t)(ways * way);
+	st = block(s, ways, way, &line);
+	if (st <= 0) {
+		out->why = "X-Ray: no offset below the way made <C/A,2A,b> compact";
+		return st < 0 ? -1 : 0;
+	}
+	out->line = (int64_t)line;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PAPI cache and TLB benchmarks (Dongarra, Moore, Mucci, Seymour and
+ * You, "Accurate Cache and TLB Characterization Using Hardware
+ * Counters"), shared by core/papi_*.c and core/probes/papi/probe.c.
+ *
+ *   cacheSize   footprints growing by powers of two, every level's misses
+ *               counted in the same runs; a level's capacity is where its
+ *               misses begin, refined to the exact footprint (section 3);
+ *   cacheBlock  a footprint N of twice the capacity, strides growing by
+ *               powers of two, the number of accesses held constant; the
+ *               three cases of section 2 give the line (or page) and the
+ *               associativity.
+ */
+#ifndef MEMPROBE_CORE_PROBES_PAPI_PAPI_H
+#define MEMPROBE_CORE_PROBES_PAPI_PAPI_H
+
+#include "core/lib/rng.h"
+#include "core/measure/counter.h"
+
+#define PAPI_MAX_LEVELS 4u
+
+struct papi_level {
+	enum mp_event ev;
+	enum mp_event above;   /* the level above's event, MP_EV_COUNT: none */
+	int32_t level;
+	bool tlb;
+	uint64_t clean;        /* cacheSize: the largest footprint without misses */
+	uint64_t dirty;        /* and the smallest with; 0: none yet */
+	uint64_t size;         /* bytes (a TLB: entries x page) */
+	uint64_t unit;         /* line or page, from cacheBlock */
+	uint64_t ways;
+	struct mp_counter_tally sure[3];   /* size, unit, ways: how sure */
+};
+
+struct papi {
+	struct mp_counter k;
+	struct mp_ctx *c;
+	struct mp_mem mem;     /* the array */
+	struct mp_rng g;
+	uint64_t elem;         /* cacheSize's element: the smallest line (a TLB's: the page) */
+	struct mp_curve *curve[PAPI_MAX_LEVELS];
+};
+
+/* cacheSize over the n levels at once, then each refined; 0 sizes where none was found. */
+enum mp_status papi_cache_size(struct papi *p, struct papi_level *lv, unsigned n);
+/* cacheBlock for one level: the line or page (case 1 to 2) with no capacity known. */
+enum mp_status papi_unit(struct papi *p, struct papi_level *l);
+/* cacheBlock at N = 2 x size: the associativity (case 2 to 3). */
+enum mp_status papi_ways(struct papi *p, struct papi_level *l);
+
+#endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * papi_cacheSize (PAPI paper, sections 2 and 3): footprints growing by
+ * powers of two, every level's misses counted in the same runs ("a sharp
+ * increase in the number of cache misses occurs when the cache size is
+ * exceeded"), then for each level "a more refined search to pinpoint the
+ * exact array size where the change in cache or TLB misses occurs".
+ *
+ * The paper reads the array at stride one; here every element is one
+ * smallest line (a page for a TLB), since the other words of a line only
+ * add hits, and the elements come in shuffled order, so that no prefetcher
+ * hides a miss.
+ */
+#include "core/probes/papi/papi.h"
+#include "core/seq/refstring.h"
+
+#define FIRST_FOOTPRINT 1024u
+/* Accesses counted per footprint after a priming pass. */
+#define SIZE_STEPS 4096u
+/* A footprint fits a level while at most 1/1024 of its accesses miss there. */
+#define CLEAN_DIVISOR 1024u
+/* Capacities are multiples of 1/64 of the largest power of two below them
+ * (ways x sets x line, sets a power of two, ways below 128); the search
+ * stops at a quarter of that and rounds. */
+#define GRID_DIVISOR 64u
+#define GRID_STOP 4u
+
+struct footprint {
+	struct papi *p;
+	void *start;           /* a shuffled cycle through the footprint */
+	uint64_t n;            /* elements */
+	uint64_t steps;        /* accesses per counted run */
+};
+
+/* The cycle walked once from empty sets. */
+static enum mp_status prime(struct mp_counter *k, const struct footprint *f)
+{
+	struct mp_run r = { .op = MP_OP_CHASE, .start = f->start, .steps = f->n,
+			    .region = "papi-size" };
+	enum mp_status st = mp_counter_flush(k);
+
+	return st == MP_OK ? mp_counter_touch(k, &r, NULL) : st;
+}
+
+/* A pass: primed, then the minimum over MP_COUNTER_REPS counted runs of each event's misses. */
+static enum mp_status counts(struct mp_counter *k, void *footprint, uint32_t events,
+			     struct mp_sample *min)
+{
+	struct footprint *f = footprint;
+	struct mp_run r = { .op = MP_OP_CHASE, .start = f->start, .steps = f->steps,
+			    .events = events, .region = "papi-size" };
+	enum mp_status st = prime(k, f);
+	struct mp_sample s;
+
+	*min = (struct mp_sample){ .valid = events };
+	for (unsigned e = 0; e < MP_EV_COUNT; e++)
+		min->count[e] = UINT64_MAX;
+	for (unsigned i = 0, zero = 0; i < MP_COUNTER_REPS && st == MP_OK && !zero; i++) {
+		st = mp_counter_count(k, &r, &s);
+		r.start = s.end;
+		min->valid &= s.valid;
+		zero = 1;        /* every minimum 0: none can fall further */
+		for (unsigned e = 0; e < MP_EV_COUNT && st == MP_OK; e++) {
+			min->count[e] = s.count[e] < min->count[e] ? s.count[e] : min->count[e];
+			zero &= !(min->valid & MP_EV_BIT(e)) || min->count[e] == 0;
+		}
+	}
+	min->end = r.start;
+	return st;
+}
+
+static bool clean(uint64_t misses, uint64_t steps)
+{
+	return misses <= steps / CLEAN_DIVISOR;
+}
+
+static void record(struct papi_level *l, uint64_t bytes, uint64_t misses, uint64_t steps)
+{
+	if (clean(misses, steps) && bytes > l->clean && (!l->dirty || bytes < l->dirty))
+		l->clean = bytes;
+	if (!clean(misses, steps) && (!l->dirty || bytes < l->dirty))
+		l->dirty = bytes;
+}
+
+/* One footprint for the given levels: windows, then a full pass where a window was clean. */
+static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsigned n,
+				    uint64_t bytes, struct mp_curve **curves)
+{
+	struct footprint f = { p, NULL, bytes / p->elem, 0 };
+	uint32_t events = 0, whole = 0;
+	struct mp_sample min;
+	enum mp_status st;
+
+	for (unsigned i = 0; i < n; i++)
+		events |= MP_EV_BIT(lv[i].ev);
+	f.start = mp_ref_grouped(p->mem.base, f.n * p->elem, p->elem, p->elem, &p->g);
+	f.steps = f.n < SIZE_STEPS ? f.n : SIZE_STEPS;
+	st = mp_counter_passes(&p->k, counts, &f, events, &min);
+	for (unsigned i = 0; i < n && st == MP_OK; i++) {
+		struct mp_curve *c = curves ? curves[i] : NULL;
+		uint64_t misses = min.count[lv[i].ev];
+
+		if (c)
+			mp_curve_add_point(c, (double)bytes, (double)misses / (double)f.steps);
+		if (!clean(misses, f.steps) || f.steps == f.n)
+			record(&lv[i], bytes, misses, f.steps);
+		else    /* a clean window is no proof: a whole pass decides */
+			whole |= MP_EV_BIT(lv[i].ev);
+	}
+	f.steps = f.n;
+	if (st == MP_OK && whole)
+		st = mp_counter_passes(&p->k, counts, &f, whole, &min);
+	for (unsigned i = 0; i < n && st == MP_OK && whole; i++)
+		if (whole & MP_EV_BIT(lv[i].ev))
+			record(&lv[i], bytes, min.count[lv[i].ev], f.n);
+	return st;
+}
+
+static uint64_t grid(const struct papi *p, uint64_t bytes)
+{
+	uint64_t g = 1;
+
+	while (g <= bytes / 2)
+		g *= 2;
+	g /= GRID_DIVISOR;
+	return g > p->elem ? g - g % p->elem : p->elem;
+}
+
+/* Bisect one level between its largest clean and smallest dirty footprint. */
+static enum mp_status refine(struct papi *p, struct papi_level *l)
+{
+	enum mp_status st = MP_OK;
+	uint64_t g;
+
+	while (st == MP_OK && l->dirty - l->clean > grid(p, l->clean) / GRID_STOP &&
+	       l->dirty - l->clean > p->elem) {
+		uint64_t mid = (l->clean + l->dirty) / 2;
+
+		st = try_footprint(p, l, 1, mid - mid % p->elem, NULL);
+	}
+	g = grid(p, l->clean);
+	l->size = (l->clean + g / 2) / g * g;
+	l->sure[0] = (struct mp_counter_tally){ (int64_t)l->size, 1, 1 };
+	return st;
+}
+
+static bool all_dirty(const struct papi_level *lv, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!lv[i].dirty)
+			return false;
+	return true;
+}
+
+enum mp_status papi_cache_size(struct papi *p, struct papi_level *lv, unsigned n)
+{
+	enum mp_status st = MP_OK;
+	uint64_t f = FIRST_FOOTPRINT > p->elem ? FIRST_FOOTPRINT : p->elem;
+
+	for (; f <= p->mem.bytes && st == MP_OK && !all_dirty(lv, n); f *= 2)
+		st = try_footprint(p, lv, n, f, p->curve);
+	for (unsigned i = 0; i < n && st == MP_OK; i++) {
+		lv[i].size = 0;
+		if (lv[i].dirty && lv[i].clean)
+			st = refine(p, &lv[i]);
+	}
+	return st;
+}

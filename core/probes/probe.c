@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
+#include "core/measure/timing.h"
+#include "core/probes/probe.h"
+
+static void set_status(struct mp_ctx *c, enum mp_probe_status st, const char *why)
+{
+	if (c->self->status != MP_PROBE_OK)
+		return;
+	c->self->status = st;
+	mp_strlcpy(c->self->message, why, sizeof(c->self->message));
+}
+
+void mp_probe_fail(struct mp_ctx *c, const char *why)
+{
+	set_status(c, MP_PROBE_FAILED, why);
+}
+
+void mp_probe_unsupported(struct mp_ctx *c, const char *why)
+{
+	set_status(c, MP_PROBE_UNSUPPORTED, why);
+}
+
+enum mp_status mp_probe_alloc(struct mp_ctx *c, uint64_t bytes, enum mp_page page,
+			      struct mp_mem *m)
+{
+	struct mp_mem_req req = { .bytes = bytes, .align = 4096, .page = page };
+	enum mp_status st = c->p->ops->mem_alloc(c->p, &req, m);
+	char why[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	if (st == MP_OK)
+		return MP_OK;
+	mp_buf_init(&b, why, sizeof(why));
+	mp_buf_puts(&b, "could not allocate ");
+	mp_buf_size(&b, bytes);
+	mp_buf_puts(&b, st == MP_ENOMEM ? " (out of memory)" : " (platform error)");
+	mp_probe_fail(c, why);
+	return st;
+}
+
+enum mp_status mp_probe_alloc_contig(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
+{
+	struct mp_mem_req req = {
+		.bytes = bytes, .align = 4096, .page = MP_PAGE_2M, .contiguous = true,
+	};
+
+	if (c->p->ops->mem_alloc(c->p, &req, m) == MP_OK)
+		return MP_OK;
+	return mp_probe_alloc(c, bytes, MP_PAGE_2M, m);
+}
+
+const char *mp_probe_time_unit(const struct mp_ctx *c)
+{
+	return c->p->core_hz ? "cycles" : "ns";
+}
+
+double mp_probe_time(const struct mp_ctx *c, double ticks)
+{
+	return c->p->core_hz ? mp_ticks_to_cycles(c->p, ticks) : mp_ticks_to_ns(c->p, ticks);
+}

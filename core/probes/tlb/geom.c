@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TLB page size and associativity by X-Ray's compact sets (4.6): a TLB is
+ * a cache whose block is a page, so the cache algorithms apply with page
+ * strides.  Every string keeps its loads L1 hits where it can (one line per
+ * page, the lines spread over the sets: mp_ref_pages) and is compared with
+ * a reference string of as many elements, so that the caches behave alike
+ * and only the TLB level under test differs.  For a level below the first,
+ * each element becomes a group of pages (X-Ray's stride decomposition,
+ * 4.5.1) so that the levels above always miss.
+ */
+#include "core/measure/timing.h"
+#include "core/probes/tlb/tlb.h"
+
+/* Strides tried for the page size: from one line up to this many times the mapping's page. */
+#define PAGE_PROBE_FACTOR 2u
+/* Pages of the associativity probe: 1.5 times what a stride's sets would hold. */
+#define WAYS_PROBE_NUM 3u
+#define WAYS_PROBE_DEN 2u
+/* Elements of the page-size string: the level's entries and half again, so that it fits
+ * the level at half the page size and overflows it at the page size. */
+#define PAGE_PROBE_NUM 3u
+#define PAGE_PROBE_DEN 2u
+
+/* n groups of r pages; the r pages of a group are consecutive, the groups `stride` apart. */
+static struct mp_ref_pages set_of(const struct tlb_ctx *t, uint64_t stride, uint64_t n, uint64_t r)
+{
+	struct mp_ref_pages s = {
+		.page = t->page, .line = t->line, .groups = n, .group_stride = stride,
+		.per_group = r, .page_stride = t->page, .per_page = 1,
+	};
+
+	return s;
+}
+
+/* Pages per group that make the levels above level i miss: more pages than they hold. */
+static uint64_t pages_per_group(const struct tlb_level *lv, int32_t i, uint64_t n)
+{
+	uint64_t up = i > 0 ? lv[i - 1].entries : 0;
+
+	return up ? (up + 1 + n - 1) / n : 1;
+}
+
+/*
+ * Is <stride, n> compact for level i?  Against the reference: the same
+ * number of pages, consecutive, which level i holds (n * r <= entries).
+ */
+static int compact(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i, uint64_t stride,
+		   uint64_t n)
+{
+	uint64_t r = pages_per_group(lv, i, n);
+	struct mp_ref_pages test = set_of(t, stride, n, r), ref = set_of(t, r * t->page, n, r);
+	double tt, tr;
+
+	if (r * t->page > stride || mp_tlb_time(t, &test, &tt) != MP_OK ||
+	    mp_tlb_time(t, &ref, &tr) != MP_OK)
+		return -1;
+	return tt <= tr + MP_TLB_COMPACT_FRAC * (lv[i].above - lv[i].below);
+}
+
+/*
+ * Associativity and sets.  At a stride of 2^j pages a set-associative TLB
+ * of s sets holds max(E / 2^j, A) of the pages (X-Ray theorem 1).  With
+ * n = 1.5 E / 2^j pages every set they use overflows by half while
+ * 2^j <= s (a clear miss on most loads, not one set among hundreds), and
+ * they fit once 2^j >= 2s, where they all share one set.  The first
+ * compact j gives s = 2^(j-1); at a stride of s pages, where all pages share
+ * one set, the largest compact n is the associativity (X-Ray figure 8's
+ * limit), and E = s * A replaces the
+ * estimate of the T(1,k) bisection, which one entry too many in one set of
+ * a large TLB hardly moves.  j = 1 compact means one set: fully
+ * associative, A = E.
+ */
+static uint64_t largest_compact(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i,
+				uint64_t stride, uint64_t hi)
+{
+	uint64_t lo = 0;                 /* compact; hi is not */
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int ok = compact(t, lv, i, stride, mid);
+
+		if (ok < 0)
+			return 0;
+		if (ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+{
+	uint64_t e = lv[i].entries;
+
+	for (uint64_t j = 1; (e >> j) >= 1; j++) {
+		uint64_t sets = 1ull << (j - 1), a;
+		uint64_t n = (e * WAYS_PROBE_NUM / WAYS_PROBE_DEN) >> j;
+		int ok = compact(t, lv, i, t->page << j, n);
+
+		if (ok < 0)
+			return;
+		if (!ok)
+			continue;
+		if (sets == 1) {
+			lv[i].ways = e;
+			return;
+		}
+		a = largest_compact(t, lv, i, t->page * sets, 2 * e / sets + 1);
+		if (a && (a * sets) * 10 >= e * 9 && (a * sets) * 9 <= e * 10) {
+			lv[i].ways = a;
+			lv[i].entries = a * sets;
+		}
+		return;
+	}
+}
+
+/*
+ * Page size.  N = 1.5 E elements, one in each of N slices of s bytes: they
+ * touch N * s / B pages, which level i holds at s = B / 2 and overflows at
+ * s = B (the levels above miss at both, N * s / B being more than their
+ * entries).  A stride fits while its time stays under the level's fitting
+ * time plus the compact-set fraction of its miss penalty.  The page the
+ * memory was mapped with is tried first (s = page / 2 must fit, s = page
+ * must not); otherwise the search goes down or up from there to the
+ * smallest stride that overflows, one line at least, PAGE_PROBE_FACTOR
+ * pages at most.  Strides under half a page put several elements in a page
+ * and, with a slice smaller than the L1's way, less evenly over its sets.
+ */
+static int fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i, uint64_t s)
+{
+	struct mp_ref_pages str = {
+		.page = s, .line = t->line, .group_stride = s, .per_group = 1, .page_stride = s,
+		.per_page = 1, .groups = lv[i].entries * PAGE_PROBE_NUM / PAGE_PROBE_DEN,
+	};
+	double tt;
+
+	if (s < t->line || mp_tlb_time(t, &str, &tt) != MP_OK)
+		return -1;
+	return tt < lv[i].below + MP_TLB_COMPACT_FRAC * (lv[i].above - lv[i].below);
+}
+
+static void page_size(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+{
+	uint64_t s = t->page / 2;
+	int half = fits(t, lv, i, s), whole = fits(t, lv, i, t->page);
+
+	if (half == 1 && whole == 0) {
+		lv[i].page_bytes = t->page;
+		return;
+	}
+	if (half == 0) {
+		while (s > t->line && fits(t, lv, i, s / 2) == 0)
+			s /= 2;
+		lv[i].page_bytes = s;
+		return;
+	}
+	for (s = 2 * t->page; whole == 1 && s <= t->page * PAGE_PROBE_FACTOR; s *= 2) {
+		int ok = fits(t, lv, i, s);
+
+		if (ok == 0)
+			lv[i].page_bytes = s;
+		if (ok != 1)
+			return;
+	}
+}
+
+void mp_tlb_geometry(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+{
+	page_size(t, lv, i);
+	ways(t, lv, i);
+}

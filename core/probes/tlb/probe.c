@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TLB test (Cooper-Xu 3.4): T(1,k), one line in each of k pages, swept
+ * over k with the discipline of the multi-level test; its transitions are
+ * suspects, each confirmed only if T(2,k), T(3,k) and T(4,k) rise at the
+ * same number of pages (a cache boundary moves with the lines per page, a
+ * TLB boundary does not).  Each confirmed level's entries are refined to
+ * the page between the last grid point that fits and the first that does
+ * not; its miss penalty is the rise; its page size and associativity come
+ * from X-Ray's compact sets (core/probes/tlb/geom.c).  The test runs on base pages
+ * and, where the platform maps them, on 2M pages.
+ */
+#include "core/lib/buf.h"
+#include "core/measure/footprint.h"
+#include "core/measure/steps.h"
+#include "core/measure/timing.h"
+#include "core/probes/probe.h"
+#include "core/probes/tlb/tlb.h"
+
+/* Smallest string of the sweep (Cooper-Xu start their TLB sweep at a few pages). */
+#define TLB_MIN_PAGES 4u
+/*
+ * Largest: TLB_TOP_FACTOR times the largest documented data TLB, at least
+ * TLB_TOP_MIN pages (Cooper-Xu's 8M of 4K pages) and at most half the
+ * arena; TLB_TOP_DEFAULT pages when nothing is documented.
+ */
+#define TLB_TOP_FACTOR 4u
+#define TLB_TOP_MIN 2048u
+#define TLB_TOP_DEFAULT 16384u
+/* Line counts of Cooper-Xu's confirmation strings T(2,k) .. T(4,k). */
+#define TLB_CONFIRM_LINES 4u
+/* Grid steps between a suspect and the points of its confirmation (2: a factor 1.4 to 1.5). */
+#define TLB_CONFIRM_AWAY 2
+/*
+ * A suspect is confirmed when every T(n,k) rises across it, by at least
+ * this fraction of T(1,k)'s rise and by more than the noise.  A cache
+ * boundary has left T(n,k) flat there (it moved to 1/n of the pages); a
+ * TLB boundary lifts T(n,k) by the same miss penalty (the rounds of
+ * mp_ref_pages bring every page round only after all others).  The rises
+ * are compared in time, not in ratio: T(n,k) holds n times the lines and
+ * may sit on a slower cache level, which adds to both of its points alike.
+ */
+#define TLB_CONFIRM_FRAC 0.5
+/*
+ * Tries of the first string past a level's entries, TLB_REST_US apart:
+ * Cooper-Xu's minimum taken over time as well.  On a shared host a
+ * neighbour on the same core can hold some of the TLB's entries for tens
+ * to hundreds of milliseconds (AMD Zen 3 under KVM, an otherwise idle
+ * guest: 64 pages ran at L1 speed for a while, then missed, then ran
+ * again), and a string that fits at any time fits.
+ */
+#define TLB_TRIES 10u
+#define TLB_REST_US 50000u
+/* Time bound of one T(1,k) sweep (Cooper-Xu: the TLB test under a second). */
+#define TLB_BUDGET_S 2.0
+#define LARGE_PAGE (2ull << 20)
+
+struct tlb_run {
+	struct tlb_ctx *t;
+	uint64_t per_page;
+};
+
+static struct mp_ref_pages tstring(const struct tlb_ctx *t, uint64_t pages, uint64_t per_page)
+{
+	struct mp_ref_pages s = {
+		.page = t->page, .line = t->line, .groups = pages, .group_stride = t->page,
+		.per_group = 1, .page_stride = t->page, .per_page = per_page,
+	};
+
+	return s;
+}
+
+static enum mp_status build(struct tlb_ctx *t, const struct mp_ref_pages *s, struct mp_chase *ch)
+{
+	if (mp_ref_pages_span(s) > t->m->bytes)
+		return MP_ENOMEM;
+	ch->cursor = mp_ref_pages(t->m->base, s, &t->g);
+	ch->length = mp_ref_pages_count(s);
+	ch->region = "tlb";
+	return MP_OK;
+}
+
+static enum mp_status tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s,
+			       struct mp_min_rule rule, double *ticks)
+{
+	struct mp_chase ch;
+	enum mp_status st = build(t, s, &ch);
+
+	if (st == MP_OK)
+		st = mp_chase_warm(t->c, &ch);
+	return st == MP_OK ? mp_chase_min_pass(t->c, &ch, rule, ticks) : st;
+}
+
+/*
+ * The TLB tests' strings are short (at most a few thousand loads a pass),
+ * so each takes Cooper-Xu's 25 passes without a new minimum whatever the
+ * profile.
+ */
+enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
+{
+	return tlb_time(t, s, MP_MIN_PASSES(MP_STABLE_RUNS_FULL), ticks);
+}
+
+static enum mp_status t_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
+			       uint32_t i, double *ticks, uint32_t *n)
+{
+	struct tlb_run *r = arg;
+	struct mp_ref_pages str = tstring(r->t, s->x[i], r->per_page);
+	struct mp_chase ch;
+	enum mp_status st = build(r->t, &str, &ch);
+
+	(void)c;
+	*n = 0;
+	return st == MP_OK ? mp_chase_visit(r->t->c, &ch, true, ticks, n) : st;
+}
+
+struct sweep_out {
+	struct mp_sweep s;
+	struct mp_steps steps;
+};
+
+static enum mp_status t1_sweep(struct tlb_ctx *t, uint64_t top, const char *what,
+			       struct sweep_out *o)
+{
+	uint64_t x[MP_SWEEP_MAX];
+	double xd[MP_SWEEP_MAX];
+	struct tlb_run run = { .t = t, .per_page = 1 };
+	uint32_t n = mp_footprint_grid(TLB_MIN_PAGES, top, 1, x, MP_SWEEP_MAX);
+	enum mp_status st;
+
+	mp_sweep_init(&o->s, t->c->cfg, x, n);
+	o->s.deadline = mp_now(t->c->p) + (uint64_t)(TLB_BUDGET_S * (double)t->c->p->tick_hz);
+	st = mp_sweep_run(t->c, &o->s, t_sample, &run, what);
+	for (uint32_t i = 0; i < n; i++)
+		xd[i] = (double)x[i];
+	if (st == MP_OK)
+		mp_steps_find(xd, o->s.best, (int32_t)n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_TLB,
+			      &o->steps);
+	return st;
+}
+
+/*
+ * Cooper-Xu's confirmation: do T(2..4, k) rise across the suspect too?
+ * They are timed a grid step or two away from it on either side (inside
+ * its plateaus, never a factor two below it): a TLB whose boundary is not
+ * sharp (replacement that is not LRU, entries taken by the program's own
+ * code and stack) has T(n,k) already rising at the last point T(1,k)
+ * fitted, while a cache boundary of T(n,k), at 1/n of T(1,k)'s, stays
+ * below both points.
+ */
+static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
+{
+	const struct mp_plateau *p = &o->steps.plateau[above ? k + 1 : k];
+	int32_t i = above ? p->first + TLB_CONFIRM_AWAY - 1 : p->last - TLB_CONFIRM_AWAY;
+
+	if (above)
+		i = i <= p->last ? i : p->last;
+	else
+		i = i >= p->first ? i : p->first;
+	return o->s.x[i < 0 ? 0 : i];
+}
+
+enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES };
+
+/*
+ * PIECES: on large pages, T(2,k) already misses where T(1,k) fits the
+ * first level, as if the TLB held pieces of a page rather than pages (a
+ * hypervisor backing a guest's 2M pages with 4K ones: each of a page's
+ * lines then needs its own entry).  (On base pages T(2,k) can miss there
+ * for a cache boundary of its own.)
+ */
+static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	uint64_t lo = confirm_point(o, k, false), hi = confirm_point(o, k, true);
+	double below = o->steps.plateau[k].high;
+	double rise1 = o->steps.plateau[k + 1].level - below;
+
+	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
+		struct mp_ref_pages a = tstring(t, lo, n), b = tstring(t, hi, n);
+		double ta, tb;
+
+		if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
+			return NOT_TLB;
+		if (n == 2 && k == 0 && t->page >= LARGE_PAGE &&
+		    ta - below >= TLB_CONFIRM_FRAC * rise1)
+			return PIECES;
+		if (tb - ta < TLB_CONFIRM_FRAC * rise1 ||
+		    mp_log2(tb / ta) <= MP_STEP_NOISE_K * o->steps.noise)
+			return NOT_TLB;
+	}
+	return TLB_BOUNDARY;
+}
+
+/*
+ * What a string that fits runs at: within `fit` (log2) of `below` in
+ * Cooper-Xu's short windows (mp_tlb_time), or within TLB_LONG_RISE of
+ * `strict` in long ones (MP_MIN_LONG).  Between two windows the timing
+ * code touches a few pages of its own (stack, platform state); a TLB that
+ * holds the string and little more loses entries to them each time and
+ * takes many loads to win them back: with 1024-load windows a 64-entry L1
+ * DTLB rose gradually from 57 pages, with 16384-load windows it stayed
+ * flat to 64 (AMD Zen 3 under KVM).  `strict` comes from the long-window
+ * time of the plateau's middle string (settle()), which a neighbour holding
+ * a few entries does not slow, and its allowance is fixed, not scaled by
+ * the curve's noise: a disturbance only adds time, so a long window that
+ * carries one (every one does in the simulator's rough copies) only misses
+ * a fit that the short windows see.  TLB_LONG_RISE is twice the spread of
+ * the clean long-window minima of fitting strings there (2%); one page
+ * past the 64 entries ran 16% slower at best.
+ */
+#define TLB_LONG_RISE 0.04
+struct fit_rule {
+	double below, fit;       /* short windows: the plateau's highest point, the allowance */
+	double strict;           /* long windows */
+	uint64_t mid;            /* the plateau's middle string */
+	/*
+	 * The plateau's highest point over its middle, in the sweep; at most
+	 * the smallest step the analysis counts (a plateau that rose more
+	 * would have been two): beyond that, a disturbance lifted the point.
+	 */
+	double slope;
+};
+
+static enum mp_status time_long(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
+{
+	return tlb_time(t, s, MP_MIN_LONG(mp_stable_runs(t->c->cfg)), ticks);
+}
+
+/* Does T(1, pages) run at the plateau's time now?  -1: it could not be timed. */
+static int fits_now(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
+{
+	struct mp_ref_pages s = tstring(t, pages, 1);
+	double tt;
+
+	if (mp_tlb_time(t, &s, &tt) != MP_OK)
+		return -1;
+	if (mp_log2(tt / f->below) <= f->fit)
+		return 1;
+	if (time_long(t, &s, &tt) != MP_OK)
+		return -1;
+	return tt <= f->strict * (1.0 + TLB_LONG_RISE);
+}
+
+/*
+ * Time the plateau's middle string now, in both windows, and lower `below`
+ * and `strict` to what it runs at (carried to the plateau's highest point
+ * by the sweep's slope): a neighbour that ran through the whole sweep
+ * lifted every point of it, and a TLB with random replacement loses
+ * entries to a neighbour's fills at any size.
+ */
+static void settle(struct tlb_ctx *t, struct fit_rule *f)
+{
+	struct mp_ref_pages s = tstring(t, f->mid, 1);
+	double tt;
+
+	if (mp_tlb_time(t, &s, &tt) == MP_OK && tt * f->slope < f->below)
+		f->below = tt * f->slope;
+	if (time_long(t, &s, &tt) == MP_OK && tt * f->slope < f->strict)
+		f->strict = tt * f->slope;
+}
+
+/*
+ * Does it fit at any of TLB_TRIES tries over time (the rule settled again
+ * at each)?  Not where the platform cannot rest.
+ */
+static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
+{
+	int ok = 0;
+
+	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++) {
+		settle(t, f);
+		ok = fits_now(t, pages, f);
+	}
+	return ok;
+}
+
+/* The most pages from lo (which fits) below hi that fit now. */
+static uint64_t bisect(struct tlb_ctx *t, uint64_t lo, uint64_t hi, const struct fit_rule *f)
+{
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int ok = fits_now(t, mid, f);
+
+		if (ok < 0)
+			break;
+		if (ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	const struct mp_plateau *p = &o->steps.plateau[k];
+	int32_t mid = (p->first + p->last) / 2;
+	struct fit_rule f = {
+		.below = p->peak, .strict = p->peak, .fit = mp_log2(1.0 + MP_FOOTPRINT_FIT_RISE),
+		.mid = o->s.x[mid], .slope = 1.0,
+	};
+
+	if (MP_STEP_NOISE_K * o->steps.noise > f.fit)
+		f.fit = MP_STEP_NOISE_K * o->steps.noise;
+	if (o->s.best[mid] > 0 && p->peak > o->s.best[mid])
+		f.slope = p->peak / o->s.best[mid];
+	if (f.slope > 1.0 + MP_STEP_MIN_RISE_TLB)
+		f.slope = 1.0 + MP_STEP_MIN_RISE_TLB;
+	settle(t, &f);
+	return f;
+}
+
+/*
+ * Entries: the most pages that still run at the time of the plateau the
+ * rule `f` was made for (its highest point: the noise within the plateau
+ * is no reason to stop, as in mp_footprint_refine), searched from `lo`, which
+ * fits, to the point after plateau u's first (the sweep's short windows,
+ * or a neighbour, may have lifted the points between).  A "fits" is final
+ * (noise only adds time), a "does not" may be a neighbour's doing: the
+ * first string past the answer is tried again over time, and if it fits
+ * the search goes on above it.
+ */
+static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
+			struct fit_rule *f)
+{
+	int32_t above = o->steps.plateau[u].first + 1;
+	uint64_t top = o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
+
+	for (;;) {
+		lo = bisect(t, lo, top, f);
+		if (lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
+			return lo;
+		lo++;
+	}
+}
+
+/* Largest documented data or unified TLB for this page size (0: none). */
+static uint64_t documented_entries(const struct mp_result *r, uint64_t page)
+{
+	uint64_t big = 0;
+
+	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
+		const struct mp_tlb *d = &r->documented.tlbs[i];
+
+		if (d->type != MP_KIND_INSTRUCTION && (uint64_t)d->page_bytes == page &&
+		    d->entries > 0 && (uint64_t)d->entries > big)
+			big = (uint64_t)d->entries;
+	}
+	return big;
+}
+
+static enum mp_kind documented_type(const struct mp_result *r, int32_t level, uint64_t page)
+{
+	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
+		const struct mp_tlb *d = &r->documented.tlbs[i];
+
+		if (d->level == level && d->type != MP_KIND_INSTRUCTION &&
+		    (uint64_t)d->page_bytes == page)
+			return d->type;
+	}
+	return MP_KIND_DATA;
+}
+
+static uint64_t top_pages(const struct mp_ctx *c, uint64_t page)
+{
+	uint64_t doc = documented_entries(c->r, page), top = TLB_TOP_DEFAULT;
+	uint64_t room = (page >= LARGE_PAGE ? c->cfg->arena_bytes : c->cfg->arena_bytes / 2) / page;
+
+	if (doc)
+		top = doc * TLB_TOP_FACTOR > TLB_TOP_MIN ? doc * TLB_TOP_FACTOR : TLB_TOP_MIN;
+	return top < room ? top : room;
+}
+
+static void record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
+{
+	struct mp_tlb *rec = mp_result_add_tlb(t->c->r);
+
+	if (!rec)
+		return;
+	rec->level = level;
+	rec->type = documented_type(t->c->r, level, t->page);
+	rec->entries = (int64_t)lv->entries;
+	rec->page_bytes = lv->page_bytes ? (int64_t)lv->page_bytes : MP_NA;
+	rec->ways = lv->ways ? (int64_t)lv->ways : MP_NA;
+	rec->miss_penalty_cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
+	rec->method = MP_METHOD_TIMING;
+}
+
+static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const char *name)
+{
+	struct mp_curve *cv = mp_result_add_curve(t->c->r, name, "pages",
+						  mp_probe_time_unit(t->c));
+
+	for (uint32_t i = 0; cv && i < o->s.n; i++)
+		mp_curve_add_point(cv, (double)o->s.x[i], mp_probe_time(t->c, o->s.best[i]));
+}
+
+static void note(struct mp_ctx *c, const char *what, uint64_t page);
+
+/*
+ * A confirmed rise whose "page" is smaller than the pages the memory is
+ * mapped with: no TLB maps less than a page, so a cache boundary passed
+ * the confirmation (on a busy host, one of T(2..4,k)'s points can carry a
+ * disturbance; on 2M pages this VM once gave "39 entries of 1M").  Said,
+ * not recorded.
+ */
+static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
+{
+	char what[MP_TEXT_LEN];
+
+	mp_snprintf(what, sizeof(what), "a rise at %llu pages repeats every %llu bytes, less "
+		    "than a page: a cache boundary, not a TLB level; not recorded",
+		    (unsigned long long)lv->entries, (unsigned long long)lv->page_bytes);
+	note(t->c, what, t->page);
+}
+
+/*
+ * Does the confirmed rise of step u belong to the level below it, which
+ * holds `entries`?  Yes when the plateau before it ends short of twice
+ * those entries (X-Ray 4.5's C(i+1) >= 2 C(i), which every TLB hierarchy
+ * we know keeps by far): a neighbour holding some entries for part of the
+ * sweep can split one rise in two.
+ */
+static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t u,
+		      uint64_t entries)
+{
+	return v[u] == TLB_BOUNDARY && o->s.x[o->steps.plateau[u].last] < 2 * entries;
+}
+
+/* Confirm every step of the curve (Cooper-Xu's T(2..4,k)) into v[]. */
+static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdict *v)
+{
+	for (int32_t k = 0; k < o->steps.nsteps; k++) {
+		mp_progress(t->c->p, "tlb levels", (uint64_t)k,
+				       (uint64_t)o->steps.nsteps);
+		v[k] = confirmed(t, o, k);
+		if (v[k] == PIECES)
+			note(t->c, "several lines of a page take several entries: the pages are "
+				   "mapped in smaller pieces underneath (a hypervisor?)", t->page);
+	}
+}
+
+/* Measure and record every level the confirmed steps show. */
+static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
+{
+	struct tlb_level lv[MP_STEPS_MAX] = { 0 };
+	enum verdict v[MP_STEPS_MAX];
+	int32_t n = 0, u;
+
+	confirm_all(t, o, v);
+	for (int32_t k = 0; k < o->steps.nsteps && n < MP_STEPS_MAX; k = u) {
+		struct fit_rule f;
+
+		u = k + 1;
+		if (v[k] != TLB_BOUNDARY)
+			continue;
+		f = fit_rule(t, o, k);
+		lv[n].entries = entries(t, o, u, o->s.x[o->steps.plateau[k].last], &f);
+		while (u < o->steps.nsteps && one_level(o, v, u, lv[n].entries))
+			lv[n].entries = entries(t, o, ++u, lv[n].entries, &f);
+		lv[n].below = o->steps.plateau[k].high;
+		lv[n].above = o->steps.plateau[u].level;
+		mp_tlb_geometry(t, lv, n);
+		if (lv[n].page_bytes && lv[n].page_bytes < t->page) {
+			not_tlb(t, &lv[n]);
+			continue;
+		}
+		record(t, &lv[n], n + 1);
+		n++;
+	}
+	return n;
+}
+
+static void note(struct mp_ctx *c, const char *what, uint64_t page)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_puts(&b, "TLB ");
+	mp_buf_size(&b, page);
+	mp_buf_printf(&b, ": %s", what);
+	mp_result_add_note(c->r, text);
+}
+
+/*
+ * Element spacing: the L1's line as the "l1" probe measured it, else as
+ * documented, else the default.  A longer spacing than the L1's line would
+ * leave sets of it unused, and strings the L1 should hold would not fit.
+ */
+static uint64_t l1_line(const struct mp_ctx *c, const struct mp_cache *l1)
+{
+	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
+		return (uint64_t)l1->line_bytes;
+	for (int32_t i = 0; i < c->r->documented.ncaches && i < MP_MAX_CACHES; i++) {
+		const struct mp_cache *d = &c->r->documented.caches[i];
+
+		if (d->level == 1 && d->type == MP_KIND_DATA && d->line_bytes >= 16 &&
+		    d->line_bytes <= 4096)
+			return (uint64_t)d->line_bytes;
+	}
+	return MP_FOOTPRINT_DEFAULT_LINE;
+}
+
+/* The whole test on memory mapped with `want` pages; the number of levels found. */
+static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, const char *name)
+{
+	static struct sweep_out o;
+	uint64_t top = top_pages(c, page);
+	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+	struct tlb_ctx t = { .c = c, .page = page };
+	struct mp_mem m;
+	int32_t n = 0;
+
+	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc(c, top * page, want, &m) != MP_OK)
+		return -1;
+	t.m = &m;
+	t.line = l1_line(c, l1);
+	mp_rng_seed(&t.g, c->cfg->seed);
+	if (m.page_bytes != page)
+		note(c, "pages of this size could not be mapped; not measured", page);
+	else if (t1_sweep(&t, top, name, &o) != MP_OK)
+		mp_probe_fail(c, "the platform could not run a chase");
+	else {
+		record_curve(&t, &o, name);
+		n = levels(&t, &o);
+		if (o.s.timed_out)
+			note(c, "some sweep points never settled in the time allowed", page);
+	}
+	c->p->ops->mem_free(c->p, &m);
+	return n;
+}
+
+void mp_probe_tlb(struct mp_ctx *c)
+{
+	int32_t base = tlb_pass(c, MP_PAGE_4K, c->p->page_bytes, "tlb");
+	struct mp_buf b;
+
+	if (c->self->status != MP_PROBE_OK)
+		return;
+	int32_t large = tlb_pass(c, MP_PAGE_2M, LARGE_PAGE, "tlb-2M");
+	mp_buf_init(&b, c->self->message, sizeof(c->self->message));
+	mp_buf_printf(&b, "%d levels for %lluK pages", (int)base,
+		      (unsigned long long)(c->p->page_bytes >> 10));
+	if (large >= 0)
+		mp_buf_printf(&b, ", %d for 2M pages", (int)large);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TLB test's shared parts (core/probes/tlb/probe.c: the T(1,k) sweep,
+ * confirmation and entries; core/probes/tlb/geom.c: page size and associativity).
+ */
+#ifndef MEMPROBE_CORE_PROBES_TLB_TLB_H
+#define MEMPROBE_CORE_PROBES_TLB_TLB_H
+
+#include "core/seq/refstring.h"
+#include "core/suite.h"
+
+/*
+ * A compact-set test (X-Ray 4.2) on a TLB: a string is "compact" for the
+ * level under test while its time stays below the level's fitting time
+ * plus this fraction of the level's miss penalty.  A quarter: an LRU or
+ * FIFO TLB misses on every access once the string overflows a set (the
+ * whole penalty); random replacement misses less, and a quarter still
+ * catches it one or two entries past the capacity.
+ */
+#define MP_TLB_COMPACT_FRAC 0.25
+
+struct tlb_ctx {
+	struct mp_ctx *c;
+	struct mp_mem *m;
+	uint64_t page;           /* page size the memory is mapped with */
+	uint64_t line;           /* element spacing: the L1 line */
+	struct mp_rng g;
+};
+
+/* What the test knows of one TLB level; 0 where not (yet) measured. */
+struct tlb_level {
+	uint64_t entries;
+	double below, above;     /* ticks per load: fitting, and missing this level only */
+	double noise;            /* relative noise of the curve (log2 units) */
+	uint64_t page_bytes;
+	uint64_t ways;
+};
+
+/* Minimum ticks per load of a fresh string s (single-point discipline); MP_ENOMEM if
+ * it does not fit the memory. */
+enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks);
+
+/* Page size and ways of level i (X-Ray 4.6); levels 0 .. i-1 are known. */
+void mp_tlb_geometry(struct tlb_ctx *t, struct tlb_level *lv, int32_t i);
+
+#endif

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSON result file (docs/results.md, docs/result.schema.json): pretty
+ * printed with 2-space indentation, members in a fixed order, every value
+ * that is not available written as null.
+ */
+#include "core/lib/str.h"
+#include "core/results/writers.h"
+
+#define JSON_DECIMALS 3
+
+/* A writer over a buffer: `first` says no member was written yet at this depth. */
+struct jw {
+	struct mp_buf *b;
+	unsigned depth;
+	bool first;
+};
+
+static void indent(struct jw *w)
+{
+	mp_buf_putc(w->b, '\n');
+	for (unsigned i = 0; i < w->depth; i++)
+		mp_buf_puts(w->b, "  ");
+}
+
+/* Escape at most n bytes of s as a JSON string. */
+static void put_string(struct mp_buf *b, const char *s, size_t n)
+{
+	mp_buf_putc(b, '"');
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			mp_buf_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			mp_buf_printf(b, "\\u%04x", c);
+		else
+			mp_buf_putc(b, (char)c);
+	}
+	mp_buf_putc(b, '"');
+}
+
+/* Start a member: the separator, the indentation and, in an object, the key. */
+static void member(struct jw *w, const char *key)
+{
+	if (!w->first)
+		mp_buf_putc(w->b, ',');
+	w->first = false;
+	indent(w);
+	if (key) {
+		put_string(w->b, key, MP_TEXT_LEN);
+		mp_buf_puts(w->b, ": ");
+	}
+}
+
+static void j_open(struct jw *w, const char *key, char bracket)
+{
+	member(w, key);
+	mp_buf_putc(w->b, bracket);
+	w->depth++;
+	w->first = true;
+}
+
+static void j_close(struct jw *w, char bracket)
+{
+	w->depth--;
+	if (!w->first)
+		indent(w);
+	mp_buf_putc(w->b, bracket);
+	w->first = false;
+}
+
+static void put_double(struct mp_buf *b, double v)
+{
+	if (!__builtin_isfinite(v)) /* NaN (not available) or infinite: JSON has neither */
+		mp_buf_puts(b, "null");
+	else
+		mp_buf_double(b, v, JSON_DECIMALS);
+}
+
+static void j_double(struct jw *w, const char *key, double v)
+{
+	member(w, key);
+	put_double(w->b, v);
+}
+
+/* Counts and sizes are never negative: a negative value is MP_NA. */
+static void j_int(struct jw *w, const char *key, int64_t v)
+{
+	member(w, key);
+	if (v < 0)
+		mp_buf_puts(w->b, "null");
+	else
+		mp_buf_i64(w->b, v);
+}
+
+/* A string; `na_if_empty` writes an empty one as null. */
+static void j_str(struct jw *w, const char *key, const char *s, size_t n, bool na_if_empty)
+{
+	member(w, key);
+	if (!s || (na_if_empty && (n == 0 || s[0] == '\0')))
+		mp_buf_puts(w->b, "null");
+	else
+		put_string(w->b, s, n);
+}
+
+/* An enum name from core/results/result.h; NULL (unknown) is null. */
+static void j_name(struct jw *w, const char *key, const char *name)
+{
+	j_str(w, key, name, MP_TEXT_LEN, true);
+}
+
+static void j_tristate(struct jw *w, const char *key, enum mp_tristate t)
+{
+	member(w, key);
+	mp_buf_puts(w->b, t == MP_YES ? "true" : t == MP_NO ? "false" : "null");
+}
+
+static void write_machine(struct jw *w, const struct mp_machine *m)
+{
+	j_open(w, "machine", '{');
+	j_str(w, "vendor", m->vendor, sizeof(m->vendor), true);
+	j_str(w, "brand", m->brand, sizeof(m->brand), true);
+	j_int(w, "family", m->family);
+	j_int(w, "model", m->model);
+	j_int(w, "stepping", m->stepping);
+	j_close(w, '}');
+}
+
+static void write_cache(struct jw *w, const struct mp_cache *c)
+{
+	j_open(w, NULL, '{');
+	j_int(w, "level", c->level);
+	j_name(w, "type", mp_kind_name(c->type));
+	j_int(w, "size_bytes", c->size_bytes);
+	j_int(w, "effective_size_bytes", c->effective_size_bytes);
+	j_int(w, "line_bytes", c->line_bytes);
+	j_int(w, "ways", c->ways);
+	j_double(w, "latency_cycles", c->latency_cycles);
+	j_double(w, "latency_ns", c->latency_ns);
+	j_tristate(w, "write_allocate", c->write_allocate);
+	j_name(w, "replacement", mp_replacement_name(c->replacement));
+	j_name(w, "inclusion", mp_inclusion_name(c->inclusion));
+	j_name(w, "method", mp_method_name(c->method));
+	j_int(w, "shared_by", c->shared_by);
+	j_close(w, '}');
+}
+
+static void write_tlb(struct jw *w, const struct mp_tlb *t)
+{
+	j_open(w, NULL, '{');
+	j_int(w, "level", t->level);
+	j_name(w, "type", mp_kind_name(t->type));
+	j_int(w, "entries", t->entries);
+	j_int(w, "page_bytes", t->page_bytes);
+	j_int(w, "ways", t->ways);
+	j_double(w, "miss_penalty_cycles", t->miss_penalty_cycles);
+	j_name(w, "method", mp_method_name(t->method));
+	j_close(w, '}');
+}
+
+static void write_caches(struct jw *w, const struct mp_cache *c, int32_t n)
+{
+	j_open(w, "caches", '[');
+	for (int32_t i = 0; i < mp_count(n, MP_MAX_CACHES); i++)
+		write_cache(w, &c[i]);
+	j_close(w, ']');
+}
+
+static void write_tlbs(struct jw *w, const struct mp_tlb *t, int32_t n)
+{
+	j_open(w, "tlbs", '[');
+	for (int32_t i = 0; i < mp_count(n, MP_MAX_TLBS); i++)
+		write_tlb(w, &t[i]);
+	j_close(w, ']');
+}
+
+static void write_memory_cpu(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "memory", '{');
+	j_double(w, "latency_cycles", r->memory.latency_cycles);
+	j_double(w, "latency_ns", r->memory.latency_ns);
+	j_close(w, '}');
+	j_open(w, "cpu", '{');
+	j_double(w, "tsc_hz", r->cpu.tsc_hz);
+	j_double(w, "core_hz", r->cpu.core_hz);
+	j_int(w, "logical_cpus", r->cpu.logical_cpus);
+	j_int(w, "cores", r->cpu.cores);
+	j_int(w, "threads_per_core", r->cpu.threads_per_core);
+	j_close(w, '}');
+}
+
+static void write_documented(struct jw *w, const struct mp_documented *d)
+{
+	j_open(w, "documented", '{');
+	j_str(w, "source", d->source, sizeof(d->source), true);
+	write_caches(w, d->caches, d->ncaches);
+	write_tlbs(w, d->tlbs, d->ntlbs);
+	j_close(w, '}');
+}
+
+static void write_probes(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "probes", '[');
+	for (int32_t i = 0; i < mp_count(r->nprobes, MP_MAX_PROBES); i++) {
+		const struct mp_probe *p = &r->probes[i];
+
+		j_open(w, NULL, '{');
+		j_str(w, "name", p->name, sizeof(p->name), false);
+		j_name(w, "status", mp_probe_status_name(p->status));
+		j_double(w, "seconds", p->seconds);
+		j_str(w, "message", p->message, sizeof(p->message), true);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+static void write_points(struct jw *w, const struct mp_curve *c)
+{
+	j_open(w, "points", '[');
+	for (int32_t i = 0; i < mp_count(c->npoints, MP_MAX_POINTS); i++) {
+		member(w, NULL);
+		mp_buf_putc(w->b, '[');
+		put_double(w->b, c->x[i]);
+		mp_buf_puts(w->b, ", ");
+		put_double(w->b, c->y[i]);
+		mp_buf_putc(w->b, ']');
+	}
+	j_close(w, ']');
+}
+
+static void write_curves(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "curves", '[');
+	for (int32_t i = 0; i < mp_count(r->ncurves, MP_MAX_CURVES); i++) {
+		const struct mp_curve *c = &r->curves[i];
+
+		j_open(w, NULL, '{');
+		j_str(w, "name", c->name, sizeof(c->name), false);
+		j_str(w, "x_unit", c->x_unit, sizeof(c->x_unit), false);
+		j_str(w, "y_unit", c->y_unit, sizeof(c->y_unit), false);
+		write_points(w, c);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+static void write_notes(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "notes", '[');
+	for (int32_t i = 0; i < mp_count(r->nnotes, MP_MAX_NOTES); i++)
+		j_str(w, NULL, r->notes[i], MP_TEXT_LEN, false);
+	j_close(w, ']');
+}
+
+/* A parameter's value: a boolean (write allocation), a name (replacement) or an integer. */
+static void j_param(struct jw *w, const char *key, enum mp_param p, int64_t v)
+{
+	if (p == MP_PARAM_WRITE_ALLOCATE)
+		j_tristate(w, key, (enum mp_tristate)v);
+	else if (p == MP_PARAM_REPLACEMENT)
+		j_name(w, key, mp_replacement_name((enum mp_replacement)v));
+	else
+		j_int(w, key, v);
+}
+
+static void j_label(struct jw *w, const struct mp_structure *s, enum mp_param p)
+{
+	char label[MP_TEXT_LEN];
+
+	mp_param_label(label, sizeof(label), s, p);
+	j_str(w, "parameter", label, sizeof(label), false);
+}
+
+static void write_counted(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "counted", '[');
+	for (int32_t i = 0; i < mp_count(r->ncounted, MP_MAX_COUNTED); i++) {
+		const struct mp_counted *c = &r->counted[i];
+
+		j_open(w, NULL, '{');
+		j_str(w, "probe", c->probe, sizeof(c->probe), false);
+		j_label(w, &c->s, c->param);
+		j_param(w, "value", c->param, c->value);
+		j_int(w, "votes", c->votes);
+		j_int(w, "of", c->of);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+static void write_comparisons(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "comparisons", '[');
+	for (int32_t i = 0; i < mp_count(r->ncomparisons, MP_MAX_COMPARISONS); i++) {
+		const struct mp_comparison *c = &r->comparisons[i];
+
+		j_open(w, NULL, '{');
+		j_label(w, &c->s, c->param);
+		j_param(w, "timing", c->param, c->timing);
+		j_param(w, "counters", c->param, c->counters);
+		j_tristate(w, "agree", c->agree);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+void mp_write_json(struct mp_buf *b, const struct mp_result *r)
+{
+	struct jw w = { .b = b, .depth = 1, .first = true };
+
+	mp_buf_putc(b, '{');
+	j_str(&w, "tool", MP_TOOL_NAME, MP_TEXT_LEN, false);
+	j_str(&w, "version", MP_VERSION, MP_TEXT_LEN, false);
+	j_str(&w, "platform", r->platform, sizeof(r->platform), true);
+	write_machine(&w, &r->machine);
+	write_caches(&w, r->caches, r->ncaches);
+	write_tlbs(&w, r->tlbs, r->ntlbs);
+	write_memory_cpu(&w, r);
+	write_documented(&w, &r->documented);
+	write_probes(&w, r);
+	write_curves(&w, r);
+	write_notes(&w, r);
+	write_counted(&w, r);
+	write_comparisons(&w, r);
+	j_close(&w, '}');
+	mp_buf_putc(b, '\n');
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* The results model: "not available" initialisation, appending, names (core/results/result.h). */
+#include "core/lib/str.h"
+#include "core/results/result.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+void mp_cache_init(struct mp_cache *c)
+{
+	c->level = MP_NA;
+	c->type = MP_KIND_UNKNOWN;
+	c->size_bytes = MP_NA;
+	c->effective_size_bytes = MP_NA;
+	c->line_bytes = MP_NA;
+	c->ways = MP_NA;
+	c->latency_cycles = mp_na_double();
+	c->latency_ns = mp_na_double();
+	c->write_allocate = MP_UNKNOWN;
+	c->replacement = MP_REPL_UNKNOWN;
+	c->inclusion = MP_INCL_UNKNOWN;
+	c->method = MP_METHOD_UNKNOWN;
+	c->shared_by = MP_NA;
+}
+
+void mp_tlb_init(struct mp_tlb *t)
+{
+	t->level = MP_NA;
+	t->type = MP_KIND_UNKNOWN;
+	t->entries = MP_NA;
+	t->page_bytes = MP_NA;
+	t->ways = MP_NA;
+	t->miss_penalty_cycles = mp_na_double();
+	t->method = MP_METHOD_UNKNOWN;
+}
+
+static void machine_init(struct mp_machine *m)
+{
+	m->vendor[0] = '\0';
+	m->brand[0] = '\0';
+	m->family = MP_NA;
+	m->model = MP_NA;
+	m->stepping = MP_NA;
+}
+
+static void cpu_init(struct mp_cpu *c)
+{
+	c->tsc_hz = mp_na_double();
+	c->core_hz = mp_na_double();
+	c->logical_cpus = MP_NA;
+	c->cores = MP_NA;
+	c->threads_per_core = MP_NA;
+}
+
+void mp_result_init(struct mp_result *r, const char *platform)
+{
+	mp_memset(r, 0, sizeof(*r));
+	mp_strlcpy(r->platform, platform ? platform : "", sizeof(r->platform));
+	machine_init(&r->machine);
+	r->memory.latency_cycles = mp_na_double();
+	r->memory.latency_ns = mp_na_double();
+	cpu_init(&r->cpu);
+	/* Table slots beyond the counts are initialised too, so no slot is ever a guess. */
+	for (unsigned i = 0; i < MP_MAX_CACHES; i++) {
+		mp_cache_init(&r->caches[i]);
+		mp_cache_init(&r->documented.caches[i]);
+	}
+	for (unsigned i = 0; i < MP_MAX_TLBS; i++) {
+		mp_tlb_init(&r->tlbs[i]);
+		mp_tlb_init(&r->documented.tlbs[i]);
+	}
+}
+
+struct mp_cache *mp_result_add_cache(struct mp_result *r)
+{
+	struct mp_cache *c;
+
+	if (r->ncaches < 0 || r->ncaches >= MP_MAX_CACHES)
+		return NULL;
+	c = &r->caches[r->ncaches++];
+	mp_cache_init(c);
+	return c;
+}
+
+struct mp_tlb *mp_result_add_tlb(struct mp_result *r)
+{
+	struct mp_tlb *t;
+
+	if (r->ntlbs < 0 || r->ntlbs >= MP_MAX_TLBS)
+		return NULL;
+	t = &r->tlbs[r->ntlbs++];
+	mp_tlb_init(t);
+	return t;
+}
+
+/* A new probe record is "ok" with no time and no message until the probe says otherwise. */
+struct mp_probe *mp_result_add_probe(struct mp_result *r, const char *name)
+{
+	struct mp_probe *p;
+
+	if (r->nprobes < 0 || r->nprobes >= MP_MAX_PROBES)
+		return NULL;
+	p = &r->probes[r->nprobes++];
+	mp_strlcpy(p->name, name ? name : "", sizeof(p->name));
+	p->status = MP_PROBE_OK;
+	p->seconds = mp_na_double();
+	p->message[0] = '\0';
+	return p;
+}
+
+struct mp_curve *mp_result_add_curve(struct mp_result *r, const char *name, const char *x_unit,
+				     const char *y_unit)
+{
+	struct mp_curve *c;
+
+	if (r->ncurves < 0 || r->ncurves >= MP_MAX_CURVES)
+		return NULL;
+	c = &r->curves[r->ncurves++];
+	mp_strlcpy(c->name, name ? name : "", sizeof(c->name));
+	mp_strlcpy(c->x_unit, x_unit ? x_unit : "", sizeof(c->x_unit));
+	mp_strlcpy(c->y_unit, y_unit ? y_unit : "", sizeof(c->y_unit));
+	c->npoints = 0;
+	return c;
+}
+
+bool mp_curve_add_point(struct mp_curve *c, double x, double y)
+{
+	if (!c || c->npoints < 0 || c->npoints >= MP_MAX_POINTS)
+		return false;
+	c->x[c->npoints] = x;
+	c->y[c->npoints] = y;
+	c->npoints++;
+	return true;
+}
+
+/* When the table is full the last note says so and later notes are dropped. */
+void mp_result_add_note(struct mp_result *r, const char *text)
+{
+	if (r->nnotes < 0)
+		return;
+	if (r->nnotes >= MP_MAX_NOTES) {
+		mp_strlcpy(r->notes[MP_MAX_NOTES - 1], "(more notes were dropped: table full)",
+			   MP_TEXT_LEN);
+		return;
+	}
+	mp_strlcpy(r->notes[r->nnotes++], text ? text : "", MP_TEXT_LEN);
+}
+
+struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type)
+{
+	for (int32_t i = 0; i < mp_count(r->ncaches, MP_MAX_CACHES); i++)
+		if (r->caches[i].level == level && r->caches[i].type == type)
+			return &r->caches[i];
+	return NULL;
+}
+
+/* names[v] for 0 <= v < n, else NULL: *_UNKNOWN has no name (written as null / "-"). */
+static const char *name_of(const char *const *names, unsigned n, int v)
+{
+	return v >= 0 && (unsigned)v < n ? names[v] : NULL;
+}
+
+const char *mp_kind_name(enum mp_kind k)
+{
+	static const char *const names[] = { "data", "instruction", "unified" };
+
+	return name_of(names, COUNT_OF(names), k);
+}
+
+const char *mp_inclusion_name(enum mp_inclusion i)
+{
+	static const char *const names[] = { "inclusive", "exclusive", "non-inclusive" };
+
+	return name_of(names, COUNT_OF(names), i);
+}
+
+const char *mp_replacement_name(enum mp_replacement r)
+{
+	static const char *const names[] = { "lru", "plru", "fifo", "random", "lru-like" };
+
+	return name_of(names, COUNT_OF(names), r);
+}
+
+const char *mp_method_name(enum mp_method m)
+{
+	static const char *const names[] = { "timing", "counters", "both", "documented" };
+
+	return name_of(names, COUNT_OF(names), m);
+}
+
+const char *mp_probe_status_name(enum mp_probe_status s)
+{
+	static const char *const names[] = { "ok", "unsupported", "failed", "skipped" };
+
+	return name_of(names, COUNT_OF(names), s);
+}

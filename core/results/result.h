@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results model: everything a run found, in one plain struct that the
+ * writers (JSON, report, CSV) turn into files.  No allocation: fixed-size
+ * tables, sized for the largest machine we model.
+ *
+ * A value not measured is "not available" and is written as null (JSON) or
+ * "-" (report), never guessed:
+ *   integers  MP_NA (-1)
+ *   doubles   NaN (mp_na_double(), mp_is_na())
+ *   tristate  MP_UNKNOWN
+ *   enums     their *_UNKNOWN member
+ *   strings   empty
+ * The JSON schema is fixed in docs/results.md.
+ */
+#ifndef MEMPROBE_CORE_RESULTS_RESULT_H
+#define MEMPROBE_CORE_RESULTS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MP_TOOL_NAME "memprobe"
+#define MP_VERSION "0.2.0"
+
+#define MP_NA (-1)
+
+#define MP_MAX_CACHES 8
+#define MP_MAX_TLBS 8
+#define MP_MAX_PROBES 32
+#define MP_MAX_CURVES 16
+#define MP_MAX_POINTS 160
+#define MP_MAX_NOTES 32
+#define MP_MAX_COUNTED 96
+#define MP_MAX_COMPARISONS 64
+#define MP_NAME_LEN 48
+#define MP_TEXT_LEN 160
+
+static inline double mp_na_double(void) { return __builtin_nan(""); }
+static inline bool mp_is_na(double v) { return __builtin_isnan(v); }
+
+enum mp_tristate { MP_UNKNOWN = -1, MP_NO = 0, MP_YES = 1 };
+
+enum mp_kind { MP_KIND_UNKNOWN = -1, MP_KIND_DATA = 0, MP_KIND_INSTRUCTION, MP_KIND_UNIFIED };
+
+enum mp_inclusion {
+	MP_INCL_UNKNOWN = -1,
+	MP_INCL_INCLUSIVE = 0,
+	MP_INCL_EXCLUSIVE,
+	MP_INCL_NONINCLUSIVE,
+};
+
+enum mp_replacement {
+	MP_REPL_UNKNOWN = -1,
+	MP_REPL_LRU = 0,
+	MP_REPL_PLRU,
+	MP_REPL_FIFO,
+	MP_REPL_RANDOM,
+	MP_REPL_LRU_LIKE, /* repeatable, but not told apart further */
+};
+
+enum mp_method {
+	MP_METHOD_UNKNOWN = -1,
+	MP_METHOD_TIMING = 0,
+	MP_METHOD_COUNTERS,
+	MP_METHOD_BOTH,
+	MP_METHOD_DOCUMENTED,
+};
+
+enum mp_probe_status {
+	MP_PROBE_OK = 0,
+	MP_PROBE_UNSUPPORTED,
+	MP_PROBE_FAILED,
+	MP_PROBE_SKIPPED,
+};
+
+struct mp_cache {
+	int32_t level;
+	enum mp_kind type;
+	int64_t size_bytes;           /* physical capacity */
+	int64_t effective_size_bytes; /* what a program can use before latency rises */
+	int64_t line_bytes;
+	int64_t ways;                 /* fully associative: ways = lines */
+	double latency_cycles;
+	double latency_ns;
+	enum mp_tristate write_allocate;
+	enum mp_replacement replacement;
+	enum mp_inclusion inclusion;
+	enum mp_method method;
+	int32_t shared_by;            /* logical CPUs sharing it (documented), MP_NA */
+};
+
+struct mp_tlb {
+	int32_t level;
+	enum mp_kind type;
+	int64_t entries;
+	int64_t page_bytes;
+	int64_t ways;                 /* fully associative: ways = entries */
+	double miss_penalty_cycles;
+	enum mp_method method;
+};
+
+struct mp_machine {
+	char vendor[MP_NAME_LEN];
+	char brand[MP_TEXT_LEN];
+	int32_t family;
+	int32_t model;
+	int32_t stepping;
+};
+
+struct mp_memory {
+	double latency_cycles;
+	double latency_ns;
+};
+
+struct mp_cpu {
+	double tsc_hz;                /* timestamp frequency */
+	double core_hz;               /* core clock where known */
+	int32_t logical_cpus;
+	int32_t cores;
+	int32_t threads_per_core;
+};
+
+struct mp_documented {
+	char source[MP_TEXT_LEN];     /* e.g. "cpuid 0x8000001d", empty when none */
+	int32_t ncaches;
+	struct mp_cache caches[MP_MAX_CACHES];
+	int32_t ntlbs;
+	struct mp_tlb tlbs[MP_MAX_TLBS];
+};
+
+struct mp_probe {
+	char name[MP_NAME_LEN];
+	enum mp_probe_status status;
+	double seconds;
+	char message[MP_TEXT_LEN];
+};
+
+struct mp_curve {
+	char name[MP_NAME_LEN];
+	char x_unit[16];
+	char y_unit[16];
+	int32_t npoints;
+	double x[MP_MAX_POINTS];
+	double y[MP_MAX_POINTS];
+};
+
+/*
+ * A parameter of a cache or TLB: what the counter probes vote on and what
+ * the timing-against-counters comparison is made of.  Every value is an
+ * int64_t: bytes or a count, a tristate (write allocation) or an
+ * enum mp_replacement; MP_NA (-1, which is also MP_UNKNOWN and
+ * MP_REPL_UNKNOWN) when not available.
+ */
+enum mp_param {
+	MP_PARAM_SIZE = 0,           /* cache: bytes */
+	MP_PARAM_LINE,               /* cache: bytes */
+	MP_PARAM_WAYS,               /* cache or TLB */
+	MP_PARAM_WRITE_ALLOCATE,     /* cache: enum mp_tristate */
+	MP_PARAM_REPLACEMENT,        /* cache: enum mp_replacement */
+	MP_PARAM_ENTRIES,            /* TLB */
+	MP_PARAM_PAGE,               /* TLB: bytes one entry maps */
+	MP_PARAM_COUNT
+};
+
+/* The cache or TLB a parameter belongs to. */
+struct mp_structure {
+	int32_t level;
+	enum mp_kind type;
+	bool tlb;
+	int64_t page_bytes;          /* TLB: the page size mapped while measuring; else MP_NA */
+};
+
+/* One value measured with performance counters and voted on (AMP 2.2). */
+struct mp_counted {
+	char probe[16];              /* "amp", "papi" */
+	struct mp_structure s;
+	enum mp_param param;
+	int64_t value;               /* MP_NA: no vote decided */
+	int32_t votes;               /* votes for the value: its confidence */
+	int32_t of;                  /* votes cast */
+};
+
+/* One parameter as timing and counters measured it (method "both"). */
+struct mp_comparison {
+	struct mp_structure s;
+	enum mp_param param;
+	int64_t timing;              /* MP_NA: not measured that way */
+	int64_t counters;
+	enum mp_tristate agree;      /* MP_UNKNOWN unless both are known */
+};
+
+struct mp_result {
+	char platform[24];            /* "uefi-x86_64", "linux-x86_64", "sim" */
+	struct mp_machine machine;
+	int32_t ncaches;
+	struct mp_cache caches[MP_MAX_CACHES];
+	int32_t ntlbs;
+	struct mp_tlb tlbs[MP_MAX_TLBS];
+	struct mp_memory memory;
+	struct mp_cpu cpu;
+	struct mp_documented documented;
+	int32_t nprobes;
+	struct mp_probe probes[MP_MAX_PROBES];
+	int32_t ncurves;
+	struct mp_curve curves[MP_MAX_CURVES];
+	int32_t nnotes;
+	char notes[MP_MAX_NOTES][MP_TEXT_LEN]; /* findings: disagreements, warnings */
+	int32_t ncounted;
+	struct mp_counted counted[MP_MAX_COUNTED];
+	int32_t ncomparisons;
+	struct mp_comparison comparisons[MP_MAX_COMPARISONS];
+};
+
+/* A table count made safe for indexing: n clamped to 0 .. max. */
+static inline int32_t mp_count(int32_t n, int32_t max) { return n < 0 ? 0 : n > max ? max : n; }
+
+/* Set every field to "not available". */
+void mp_result_init(struct mp_result *r, const char *platform);
+void mp_cache_init(struct mp_cache *c);
+void mp_tlb_init(struct mp_tlb *t);
+
+/* Append a record; NULL when the table is full. */
+struct mp_cache *mp_result_add_cache(struct mp_result *r);
+struct mp_tlb *mp_result_add_tlb(struct mp_result *r);
+struct mp_probe *mp_result_add_probe(struct mp_result *r, const char *name);
+struct mp_curve *mp_result_add_curve(struct mp_result *r, const char *name, const char *x_unit,
+				     const char *y_unit);
+bool mp_curve_add_point(struct mp_curve *c, double x, double y);
+void mp_result_add_note(struct mp_result *r, const char *text);
+
+/* Find the measured cache of a level and type, or NULL. */
+struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type);
+
+/* Names used by every writer; NULL for *_UNKNOWN or a value out of range. */
+const char *mp_kind_name(enum mp_kind k);
+const char *mp_inclusion_name(enum mp_inclusion i);
+const char *mp_replacement_name(enum mp_replacement r);
+const char *mp_method_name(enum mp_method m);
+const char *mp_probe_status_name(enum mp_probe_status s);
+
+/* Counter values and comparisons (core/results/compare.c). */
+const char *mp_param_name(enum mp_param p);
+struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,
+					 const struct mp_structure *s, enum mp_param param);
+/* "L2 unified ways", "L1 data TLB 4K entries": what a parameter is about. */
+void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param);
+/* Is the parameter's value written as a size, a boolean or a name? */
+bool mp_param_is_size(enum mp_param p);
+/*
+ * Merge the counter values into caches[] and tlbs[] (method "counters", or
+ * "both" where timing agrees); a disagreement adds a note.  With `compare`
+ * (method both) comparisons[] gets every parameter either method measured.
+ * The suite calls it once, after the last probe.
+ */
+void mp_result_reconcile(struct mp_result *r, bool compare);
+
+#endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+
+#include "core/seq/refstring.h"
+
+static inline uint64_t *slot(uint8_t *base, uint64_t i, uint64_t stride)
+{
+	return (uint64_t *)(void *)(base + i * stride);
+}
+
+void *mp_ref_cycle(uint8_t *base, uint64_t n, uint64_t stride, struct mp_rng *g)
+{
+	/* Sattolo: a uniformly random permutation with a single cycle.  Each
+	 * slot first holds its successor's index, then the index becomes an
+	 * address. */
+	for (uint64_t i = 0; i < n; i++)
+		*slot(base, i, stride) = i;
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = mp_rng_below(g, i);
+		uint64_t t = *slot(base, i, stride);
+
+		*slot(base, i, stride) = *slot(base, j, stride);
+		*slot(base, j, stride) = t;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		*slot(base, i, stride) = (uint64_t)(uintptr_t)(base + *slot(base, i, stride) * stride);
+	return base;
+}
+
+void *mp_ref_chain(uint8_t *base, const uint64_t *offs, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint8_t *next = base + offs[(i + 1) % n];
+
+		*(uint64_t *)(void *)(base + offs[i]) = (uint64_t)(uintptr_t)next;
+	}
+	return base + offs[0];
+}
+
+void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g)
+{
+	for (uint64_t i = n; i > 1; i--) {
+		uint64_t j = mp_rng_below(g, i);
+		uint64_t t = offs[i - 1];
+
+		offs[i - 1] = offs[j];
+		offs[j] = t;
+	}
+}
+
+/*
+ * A keyed pseudo-random permutation of [0, n) without scratch memory:
+ * rounds of invertible steps on b-bit integers (add a key, multiply by an
+ * odd key, xor-shift right), b the smallest width covering n, walking the
+ * cycle back into range (cycle walking: fewer than two steps on average
+ * since 2^b < 2n).  Chains of millions of elements are shuffled this way
+ * in place.
+ */
+#define PERM_ROUNDS 3
+
+struct perm {
+	uint64_t n;
+	uint64_t mask;
+	unsigned shift;
+	uint64_t add[PERM_ROUNDS], mul[PERM_ROUNDS];
+};
+
+static void perm_init(struct perm *p, uint64_t n, struct mp_rng *g)
+{
+	unsigned bits = 0;
+
+	while (bits < 63 && (1ull << bits) < n)
+		bits++;
+	p->n = n;
+	p->mask = (1ull << bits) - 1;
+	p->shift = bits / 2 + 1;
+	for (unsigned i = 0; i < PERM_ROUNDS; i++) {
+		p->add[i] = mp_rng_next(g);
+		p->mul[i] = mp_rng_next(g) | 1;
+	}
+}
+
+static uint64_t perm_at(const struct perm *p, uint64_t i)
+{
+	do {
+		for (unsigned k = 0; k < PERM_ROUNDS; k++) {
+			i = ((i + p->add[k]) * p->mul[k]) & p->mask;
+			i ^= i >> p->shift;
+		}
+	} while (i >= p->n);
+	return i;
+}
+
+/* Appends elements to a chain under construction: each new element becomes
+ * its predecessor's successor. */
+struct linker {
+	uint64_t *first;
+	uint64_t *prev;
+};
+
+static void link_add(struct linker *k, uint8_t *at)
+{
+	uint64_t *e = (uint64_t *)(void *)at;
+
+	if (k->prev)
+		*k->prev = (uint64_t)(uintptr_t)e;
+	if (!k->first)
+		k->first = e;
+	k->prev = e;
+}
+
+void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, struct mp_rng *g)
+{
+	uint64_t nrows = (bytes + row - 1) / row;
+	struct linker k = { 0 };
+	struct perm rows, cols;
+
+	perm_init(&rows, nrows, g);
+	for (uint64_t i = 0; i < nrows; i++) {
+		uint64_t from = perm_at(&rows, i) * row;
+		uint64_t nlines = (from + row < bytes ? row : bytes - from) / line;
+
+		perm_init(&cols, nlines, g);
+		for (uint64_t j = 0; j < nlines; j++)
+			link_add(&k, base + from + perm_at(&cols, j) * line);
+	}
+	*k.prev = (uint64_t)(uintptr_t)k.first;
+	return k.first;
+}
+
+static uint64_t pages_lines(const struct mp_ref_pages *s)
+{
+	return s->page / s->line;
+}
+
+uint64_t mp_ref_pages_count(const struct mp_ref_pages *s)
+{
+	return s->groups * s->per_group * s->per_page;
+}
+
+uint64_t mp_ref_pages_span(const struct mp_ref_pages *s)
+{
+	return (s->groups - 1) * s->group_stride + (s->per_group - 1) * s->page_stride + s->page;
+}
+
+/* A keyed hash (splitmix64's finaliser). */
+static uint64_t mix(uint64_t x, uint64_t key)
+{
+	struct mp_rng g = { x ^ key };
+
+	return mp_rng_next(&g);
+}
+
+static uint64_t pages_offset(const struct mp_ref_pages *s, const struct perm *cols, uint64_t e)
+{
+	uint64_t q = e / s->per_page, lines = pages_lines(s);
+	uint64_t page = q / s->per_group * s->group_stride + q % s->per_group * s->page_stride;
+	uint64_t turn = mix(e / lines, cols->add[0]) % lines;
+
+	return page + perm_at(cols, (e + turn) % lines) * s->line;
+}
+
+void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g)
+{
+	uint64_t pages = s->groups * s->per_group;
+	struct linker k = { 0 };
+	struct perm cols, order;
+
+	perm_init(&cols, pages_lines(s), g);
+	perm_init(&order, pages, g);
+	for (uint64_t round = 0; round < s->per_page; round++) {
+		for (uint64_t i = 0; i < pages; i++) {
+			uint64_t e = perm_at(&order, i) * s->per_page + round;
+
+			link_add(&k, base + pages_offset(s, &cols, e));
+		}
+	}
+	*k.prev = (uint64_t)(uintptr_t)k.first;
+	return k.first;
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reference strings: the one generator of pointer chains that every probe
+ * and every platform uses.  An element is a pointer-sized word holding the
+ * address of the next element; the chain is always one cycle, so a chase
+ * of any length stays on it.  Orders are pseudo-random (seeded) so that a
+ * stride prefetcher sees nothing to follow (X-Ray 4.4.3, Cooper-Xu 3.3).
+ */
+#ifndef MEMPROBE_CORE_SEQ_REFSTRING_H
+#define MEMPROBE_CORE_SEQ_REFSTRING_H
+
+#include <stdint.h>
+
+#include "core/lib/rng.h"
+
+/*
+ * Link n elements at base + i * stride (i < n) into one random cycle
+ * (Sattolo's algorithm, in place: no scratch memory).  Returns the element
+ * the chase starts from.  n >= 1, stride >= sizeof(void *).
+ */
+void *mp_ref_cycle(uint8_t *base, uint64_t n, uint64_t stride, struct mp_rng *g);
+
+/*
+ * Link the elements at base + offs[i] into one cycle in the given order
+ * (offs is not changed).  Returns base + offs[0].
+ */
+void *mp_ref_chain(uint8_t *base, const uint64_t *offs, uint64_t n);
+
+/* Shuffle offs[0..n) in place (Fisher-Yates), for a random visiting order. */
+void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g);
+
+/*
+ * Cooper-Xu's C(k) (section 3.3, figure 6): one element at the start of
+ * every `line` bytes of [0, bytes).  The rows (pages of `row` bytes) come
+ * in shuffled order, and every line of a row (its column set) in shuffled
+ * order before the next row, so that a chase takes at most one TLB miss
+ * per page.  Pass the page size as `row` for Cooper-Xu's string; with a
+ * row of `bytes` or more the whole footprint is one shuffled set, which is
+ * what large pages allow (no TLB misses to amortise, and no run of
+ * neighbouring lines for an adjacent-line prefetcher to exploit).
+ * bytes a multiple of line; row and line powers of two, line >= 8.
+ */
+void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, struct mp_rng *g);
+
+/*
+ * Page-spread strings for TLB tests: `per_page` elements in each of
+ * groups x per_group pages.  Page q = (group g, member m) starts at
+ * g * group_stride + m * page_stride.  Element e (e = q * per_page + j)
+ * sits on line colperm((e + turn(e / L)) mod L) of its page (L lines per
+ * page), where colperm is a shuffled column set and turn a pseudo-random
+ * rotation per round of L elements: consecutive elements fall on different
+ * lines, so the footprint covers every set of a cache indexed within a
+ * page evenly (Cooper-Xu 3.4), and the rotation spreads the elements whose
+ * pages share the sets of a larger, physically indexed cache (contiguous
+ * frames would otherwise stack them on the same lines).  The elements are
+ * visited in per_page rounds, each visiting every page once in one
+ * shuffled page order, round j on each page's j-th element: consecutive
+ * loads are on different pages (no prefetcher, no two loads in a row on a
+ * page, Cooper-Xu 3.4), and a page comes round again only after all the
+ * others, so T(n,k) one page past a TLB's capacity misses on every load
+ * just as T(1,k) does (with the whole set shuffled instead, a page's n
+ * loads often fall close together and the rise at the boundary fades).
+ *   Cooper-Xu T(n, k):        groups = k / page, group_stride = page,
+ *                             per_group = 1, per_page = n.
+ *   X-Ray <S, n> (4.6):       groups = n, group_stride = S, per_group = 1,
+ *                             per_page = 1.
+ *   X-Ray <S, n, S_old, r>:   per_group = r, page_stride = S_old (4.5.1).
+ * group_stride >= per_group * page_stride, per_page <= page / line.
+ */
+struct mp_ref_pages {
+	uint64_t page;
+	uint64_t line;
+	uint64_t groups;
+	uint64_t group_stride;
+	uint64_t per_group;
+	uint64_t page_stride;
+	uint64_t per_page;
+};
+
+/* Bytes from base the string touches (the memory it needs). */
+uint64_t mp_ref_pages_span(const struct mp_ref_pages *s);
+/* Elements in the cycle. */
+uint64_t mp_ref_pages_count(const struct mp_ref_pages *s);
+void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g);
+
+/*
+ * Strided address sets: the L1 gap test's G(n, k, o) and X-Ray's compact
+ * sets.  `groups` groups of `n` elements; element e of group g sits at
+ *     g * group_stride + e * stride  (+ shift when e >= shift_from).
+ *   Cooper-Xu G(n, k, o) (3.2):   stride k, shift o from element n - 1.
+ *   X-Ray <S, n> (4.2):           stride S, no shift, one group.
+ *   X-Ray <C/A, 2A, b> (4.4.1):   stride C/A, n = 2A, shift b from element A.
+ *   X-Ray <S, n, S_old, r> (4.5.1): r groups group_stride = S_old apart.
+ * Offsets are multiples of 8 (one 8-byte element each) and all distinct:
+ * group_stride * groups <= stride when groups > 1, shift < stride.
+ */
+struct mp_ref_stride {
+	uint64_t stride;
+	uint64_t n;
+	uint64_t shift_from;   /* first element that is shifted (n: none) */
+	uint64_t shift;
+	uint64_t groups;       /* at least 1 */
+	uint64_t group_stride;
+};
+
+static inline struct mp_ref_stride mp_ref_gap(uint64_t n, uint64_t k, uint64_t o)
+{
+	return (struct mp_ref_stride){ k, n, n - 1, o, 1, 0 };
+}
+
+static inline struct mp_ref_stride mp_ref_xray(uint64_t s, uint64_t n)
+{
+	return (struct mp_ref_stride){ s, n, n, 0, 1, 0 };
+}
+
+static inline struct mp_ref_stride mp_ref_xray_block(uint64_t way, uint64_t assoc, uint64_t b)
+{
+	return (struct mp_ref_stride){ way, 2 * assoc, assoc, b, 1, 0 };
+}
+
+/* Elements in the set, and the bytes from base it reaches. */
+uint64_t mp_ref_stride_count(const struct mp_ref_stride *s);
+uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
+
+/*
+ * Write the set's offsets into offs[0 .. count) in a pseudo-random visiting
+ * order a prefetcher cannot follow (X-Ray 4.4.3): the groups in shuffled
+ * order, each group's elements shuffled and visited together, and no two
+ * steps in a row alike where a group has more than three elements (a
+ * stride prefetcher fires on two).  A group is
+ * what one set of the level under test holds (X-Ray 4.5.1), so visiting it
+ * whole makes every group leave the levels above before it comes round
+ * again, which an exclusive level must then hold on its own.  Links the
+ * elements at base + offs[i] into one cycle in that order; offs keeps the
+ * order.  Returns the element a chase starts from.
+ */
+void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
+			  struct mp_rng *g);
+
+/*
+ * The back-invalidation string (core/probes/compact/inclusion.c): lines k * stride,
+ * k < xlines + m.  The first xlines ("x") are visited word by word, `words`
+ * words each, the lines taking turns, and the other m lines ("y") once
+ * each in shuffled order (no two steps in a row alike), the x words spread
+ * evenly between them: x stays
+ * among the most recently used lines of its set in the levels above while
+ * the y lines push it out of the level under test.  The x lines are moved
+ * by xoff (the reference moves them to another set of that level), the y
+ * lines by yoff (within a line of that level, into other sets above it).
+ * Writes xlines * words + m offsets into offs (the visiting order), returns
+ * that.  No x words (xlines or words 0): the y lines alone.
+ */
+uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
+			    uint64_t stride, uint64_t yoff, uint64_t *offs, struct mp_rng *g);
+
+/*
+ * The TLB twin of a visiting order: element i moves to another word of its
+ * own page, on line i mod (page / line), so the twin visits exactly the
+ * same pages in the same order (the same TLB behaviour) while its lines
+ * spread evenly over the sets of any cache whose way is at most a page: it
+ * hits in the L1 when n is at most the L1's lines.  Writes out[0 .. n);
+ * base + offs[i] must be 8-byte aligned; page and line powers of two.
+ * Distinct offsets as long as no page holds page / 8 elements or more.
+ */
+void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t *out);
+
+/*
+ * The counter probes' strings (grouped.c).  A counted run has to see the
+ * misses a structure causes and nothing a prefetcher hides, so no string
+ * here walks memory at a constant stride: a stride prefetcher trains on
+ * two equal steps (sim/prefetch.c, and every x86 L1/L2 streamer), a
+ * shuffled order gives it none.
+ */
+
+/* Elements of one group: 4096 bytes of 8-byte words is the largest group. */
+#define MP_REF_MAX_GROUP 512u
+
+/*
+ * One cycle through the elements base + i * stride, i < bytes / stride.
+ * The groups of `group` bytes come in shuffled order and every element of
+ * a group, in shuffled order, before the next group: a cold pass takes one
+ * miss per line (or page) no larger than the group however small the
+ * cache.  group == stride is a plain shuffled cycle.  stride >= 8 divides
+ * group, group divides bytes, group / stride <= MP_REF_MAX_GROUP.  Returns
+ * the element a chase starts from (base).
+ */
+void *mp_ref_grouped(uint8_t *base, uint64_t bytes, uint64_t stride, uint64_t group,
+		     struct mp_rng *g);
+
+#endif

@@ -1,9 +1,0 @@
-/* SPDX-License-Identifier: MIT */
-/* The application, in plain C: what efi_main runs once it has kept the firmware's handles. */
-#ifndef MEMPROBE_EFI_APP_H
-#define MEMPROBE_EFI_APP_H
-
-/* 0 when the suite ran; returns only when on_finish is "return" or a reset failed. */
-int mp_efi_app(void);
-
-#endif

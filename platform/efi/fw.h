@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The firmware in plain C: every UEFI service the application uses.
+ *
+ * efi/fw_*.c are the only files that include <efi.h> (the build gives the
+ * UEFI headers to them alone).  They turn firmware state into the plain
+ * types below; the rest of efi/ never sees an EFI type.
+ */
+#ifndef MEMPROBE_PLATFORM_EFI_FW_H
+#define MEMPROBE_PLATFORM_EFI_FW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mp_fw_status {
+	MP_FW_OK = 0,
+	MP_FW_NOT_FOUND,
+	MP_FW_EXISTS,
+	MP_FW_READ_ONLY,     /* write-protected medium or read-only file */
+	MP_FW_FULL,          /* no room left on the volume */
+	MP_FW_NO_VOLUME,     /* the boot partition has no file system we can use */
+	MP_FW_TOO_LARGE,     /* the file does not fit the caller's buffer */
+	MP_FW_NO_MEMORY,
+	MP_FW_ERROR,         /* anything else the firmware answered */
+};
+
+/* One line for a message: "the volume is full", ... */
+const char *mp_fw_status_text(enum mp_fw_status s);
+
+struct mp_fw_time {
+	bool valid;
+	uint16_t year;
+	uint8_t month, day, hour, minute, second;
+};
+
+/* What the firmware told us at start. */
+struct mp_fw_info {
+	char vendor[48];             /* firmware vendor, ASCII */
+	uint32_t revision;           /* firmware revision */
+	uint16_t uefi_major, uefi_minor;
+	struct mp_fw_time start;     /* wall clock at start (GetTime) */
+};
+
+enum mp_fw_reset { MP_FW_SHUTDOWN = 0, MP_FW_REBOOT };
+
+/* Boot and runtime services (fw_boot.c). */
+void mp_fw_describe(struct mp_fw_info *out);
+void mp_fw_watchdog_off(void);
+void mp_fw_stall(uint64_t us);
+void mp_fw_time(struct mp_fw_time *t);
+/* Pool memory (firmware heap), zeroed; NULL when there is none. */
+void *mp_fw_pool_alloc(size_t bytes);
+void mp_fw_pool_free(void *p);
+/* Whole pages anywhere in memory, identity mapped, executable. */
+enum mp_fw_status mp_fw_pages_alloc(uint64_t bytes, uint64_t *addr);
+void mp_fw_pages_free(uint64_t addr, uint64_t bytes);
+/* Power off or reset; returns only if the firmware refuses. */
+void mp_fw_reset(enum mp_fw_reset how);
+
+/* Console (fw_console.c).  ASCII text; '\n' becomes CR LF. */
+void mp_fw_con_write(const char *s);
+/* Was a key pressed?  Consumes it. */
+bool mp_fw_key_pressed(void);
+/* Does the firmware itself copy the console to a serial port? */
+bool mp_fw_console_on_serial(void);
+
+/*
+ * Files on the partition the application was loaded from (fw_files.c).
+ * Paths are relative to its root and use '/'.
+ */
+enum mp_fw_status mp_fw_volume_open(void);
+enum mp_fw_status mp_fw_read(const char *path, char *buf, size_t cap, size_t *len);
+/* Create or replace a file with exactly these bytes, flushed to the medium. */
+enum mp_fw_status mp_fw_write(const char *path, const void *data, size_t len);
+/* Create a directory; MP_FW_OK only when it did not exist before. */
+enum mp_fw_status mp_fw_mkdir_new(const char *path);
+/* Create a directory unless it exists. */
+enum mp_fw_status mp_fw_mkdir(const char *path);
+
+#endif

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "platform/hosted/map.h"
+#include "platform/linux/platform.h"
+
+/* TSC calibration against CLOCK_MONOTONIC: 50 ms gives < 0.01% error. */
+#define CALIBRATE_NS 50000000ull
+/* /proc/self/pagemap: one 64-bit entry per page; bit 63 present, bits 0-54
+ * the frame number (Documentation/admin-guide/mm/pagemap.rst). */
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
+
+struct linux_state {
+	struct mp_platform p;
+	struct mp_x86_pmc pmc;
+};
+
+static struct linux_state *me(struct mp_platform *p)
+{
+	return p->priv;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t calibrate_tsc(void)
+{
+	uint64_t n0 = mono_ns(), t0 = mp_x86_tsc_begin(), n1;
+
+	while ((n1 = mono_ns()) - n0 < CALIBRATE_NS)
+		;
+	return (uint64_t)((double)(mp_x86_tsc_end() - t0) * 1e9 / (double)(n1 - n0));
+}
+
+static uint64_t linux_now(struct mp_platform *p)
+{
+	(void)p;
+	return mp_x86_tsc_begin();
+}
+
+static uint64_t page_phys(const void *va)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t entry = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	off_t off = (off_t)((uintptr_t)va / page * sizeof(entry));
+
+	if (fd < 0)
+		return MP_PHYS_UNKNOWN;
+	if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
+		entry = 0;
+	close(fd);
+	if (!(entry & PAGEMAP_PRESENT) || (entry & PAGEMAP_PFN_MASK) == 0)
+		return MP_PHYS_UNKNOWN;
+	return (entry & PAGEMAP_PFN_MASK) * page + (uintptr_t)va % page;
+}
+
+/* Are [base, base+bytes) physically contiguous, page by page? */
+static bool phys_contiguous(const uint8_t *base, uint64_t bytes, uint64_t step)
+{
+	uint64_t first = page_phys(base);
+
+	if (first == MP_PHYS_UNKNOWN)
+		return false;
+	for (uint64_t off = step; off < bytes; off += step) {
+		if (page_phys(base + off) != first + off)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t round_up(uint64_t x, uint64_t to)
+{
+	return (x + to - 1) & ~(to - 1);
+}
+
+/* A 1G page from hugetlbfs, where the system has one reserved. */
+static uint8_t *map_huge_1g(uint64_t bytes, bool exec)
+{
+	int prot = PROT_READ | PROT_WRITE | (exec ? PROT_EXEC : 0);
+	void *p = mmap(NULL, bytes, prot,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (30 << MAP_HUGE_SHIFT), -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A 1G page where asked and reserved; else transparent huge pages where asked. */
+static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out)
+{
+	bool huge = req->page == MP_PAGE_2M || req->page == MP_PAGE_1G;
+	uint64_t page = huge ? MP_PAGE_BYTES_2M : p->page_bytes;
+	struct mp_hosted_map_req m = {
+		.bytes = round_up(req->bytes, page),
+		.align = req->align > page ? req->align : page,
+		.huge = huge,
+		.exec = req->exec,
+	};
+
+	out->page_bytes = p->page_bytes;
+	out->bytes = m.bytes;
+	if (req->page == MP_PAGE_1G) {
+		out->base = map_huge_1g(round_up(req->bytes, MP_PAGE_BYTES_1G), req->exec);
+		if (out->base) {
+			out->page_bytes = MP_PAGE_BYTES_1G;
+			out->bytes = round_up(req->bytes, MP_PAGE_BYTES_1G);
+			return out->base;
+		}
+	}
+	return out->base = mp_hosted_map(&m);
+}
+
+static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req *req,
+				  struct mp_mem *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!map(p, req, out))
+		return MP_ENOMEM;
+	memset(out->base, 0, out->bytes); /* fault every page in now, not while timing */
+	out->phys = page_phys(out->base);
+	if (req->page >= MP_PAGE_2M && out->page_bytes < MP_PAGE_BYTES_2M &&
+	    phys_contiguous(out->base, MP_PAGE_BYTES_2M, p->page_bytes))
+		out->page_bytes = MP_PAGE_BYTES_2M;
+	out->contiguous = phys_contiguous(out->base, out->bytes, out->page_bytes);
+	return MP_OK;
+}
+
+static void linux_free(struct mp_platform *p, struct mp_mem *m)
+{
+	(void)p;
+	mp_hosted_unmap(m->base, m->bytes);
+	m->base = NULL;
+}
+
+static enum mp_status linux_run(struct mp_platform *p, const struct mp_run *r,
+				struct mp_sample *s)
+{
+	return mp_x86_run(&me(p)->pmc, r, s);
+}
+
+static uint32_t linux_events(struct mp_platform *p)
+{
+	return me(p)->pmc.events;
+}
+
+static enum mp_status linux_flush_line(struct mp_platform *p, const void *addr)
+{
+	(void)p;
+	return mp_x86_flush_line(addr);
+}
+
+/* wbinvd and TLB flushes are privileged: not from user space. */
+static enum mp_status linux_unsupported(struct mp_platform *p)
+{
+	(void)p;
+	return MP_UNSUPPORTED;
+}
+
+static void linux_nothing(struct mp_platform *p)
+{
+	(void)p;
+}
+
+static enum mp_status linux_code_build(struct mp_platform *p, struct mp_mem *m,
+				       const uint64_t *offsets, uint64_t n, void **entry)
+{
+	(void)p;
+	return mp_x86_code_build(m, offsets, n, entry);
+}
+
+/* Sleep: the CPU goes to whatever else wants it meanwhile. */
+static bool linux_rest(struct mp_platform *p, uint32_t us)
+{
+	struct timespec t = { .tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000 };
+
+	(void)p;
+	nanosleep(&t, NULL);
+	return true;
+}
+
+static const struct mp_platform_ops linux_ops = {
+	.now = linux_now,
+	.mem_alloc = linux_alloc,
+	.mem_free = linux_free,
+	.run = linux_run,
+	.events = linux_events,
+	.flush_line = linux_flush_line,
+	.flush_all = linux_unsupported,
+	.irq_mask = linux_unsupported,
+	.irq_unmask = linux_nothing,
+	.code_build = linux_code_build,
+	.rest = linux_rest,
+};
+
+/* Measure on one CPU: a migration in the middle of a chase would time two caches. */
+static void pin_to_current_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+struct mp_platform *mp_linux_open(const struct mp_output *out)
+{
+	struct linux_state *s = calloc(1, sizeof(*s));
+	char why[200];
+
+	if (!s)
+		return NULL;
+	pin_to_current_cpu();
+	s->p = (struct mp_platform){
+		.name = MP_LINUX_PLATFORM,
+		.ops = &linux_ops,
+		.out = out,
+		.priv = s,
+		.page_bytes = (uint64_t)sysconf(_SC_PAGESIZE),
+		.tick_hz = calibrate_tsc(),
+	};
+	s->p.core_hz = mp_x86_core_hz(s->p.tick_hz);
+	mp_linux_perf_open(&s->pmc, why, sizeof(why));
+	if (why[0])
+		mp_log(&s->p, MP_LOG_WARN, why);
+	return &s->p;
+}
+
+void mp_linux_close(struct mp_platform *p)
+{
+	if (!p)
+		return;
+	mp_linux_perf_close(&me(p)->pmc);
+	free(me(p));
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hardware prefetcher a probe has to defeat.  It sits at one cache
+ * level of the data path and watches the demand accesses that reach that
+ * level (at level 1: every data access):
+ *
+ *   next-line  a miss there fetches the next `degree` lines;
+ *   stride     two equal steps in a row between accesses fetch `degree`
+ *              steps ahead (a step shorter than a line fetches whole lines
+ *              in its direction).
+ *
+ * One stream is tracked (real prefetchers track several, by instruction
+ * address).  Prefetches never cross a page, cost no time, count no events,
+ * and fill the watched level and the levels below it as a load would.
+ */
+#include "sim/simint.h"
+
+static void issue(struct mp_sim *s, struct sim_path *p, uint64_t va, uint64_t pa,
+		  int64_t delta)
+{
+	const struct sim_region *r = sim_vm_find(s, va);
+	uint64_t target = va + (uint64_t)delta;
+	int h;
+
+	if (!r || (target >> r->shift) != (va >> r->shift))
+		return;
+	pa += (uint64_t)delta;
+	h = sim_lookup_from(s, p, p->pf, target, pa, false);
+	sim_fill_range(s, p, p->pf, h, target, pa, false);
+}
+
+static int64_t step_of(int64_t stride, uint64_t line)
+{
+	int64_t l = (int64_t)line;
+
+	if (stride >= l || stride <= -l)
+		return stride;
+	return stride > 0 ? l : -l;
+}
+
+void sim_prefetch_observe(struct mp_sim *s, struct sim_path *p, uint64_t va, uint64_t pa,
+			  bool hit)
+{
+	const struct mp_sim_model *m = &s->model;
+	struct sim_prefetcher *pf = &s->pf;
+	uint64_t line = p->c[p->pf]->m.line;
+	int64_t stride;
+
+	if (m->prefetch.kind == MP_SIM_PF_NEXT_LINE) {
+		if (!hit)
+			for (uint32_t k = 1; k <= m->prefetch.degree; k++)
+				issue(s, p, va, pa, (int64_t)(k * line));
+		return;
+	}
+	stride = (int64_t)(va - pf->last);
+	pf->confirmed = stride != 0 && stride == pf->stride ? pf->confirmed + 1 : 0;
+	pf->stride = stride;
+	pf->last = va;
+	if (!pf->confirmed)
+		return;
+	for (uint32_t k = 1; k <= m->prefetch.degree; k++)
+		issue(s, p, va, pa, (int64_t)k * step_of(stride, line));
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seam's operations as loops over sim_access(): the loop a probe asks
+ * the platform to run, one simulated access per element.  Each access
+ * counts one instruction, as a pointer chase or an unrolled sweep has one
+ * memory instruction per element (the loop overhead is not modelled).
+ */
+#include "sim/simint.h"
+
+/*
+ * Dependent loads: the next address is read from host memory at this one.
+ * The loop runs one element ahead of the simulation: it reads the next
+ * address first (once this one is known to be mapped), has the host fetch
+ * that element's line, and after a miss also the simulator's rows the next
+ * access will read, so that those host misses overlap with this access's
+ * simulation.
+ */
+bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end)
+{
+	struct sim_path *d = &s->path[0];
+	bool missed = false;
+	void *p = start;
+	uint64_t i;
+
+	for (i = 0; i < steps; i++) {
+		uint64_t va = (uint64_t)(uintptr_t)p;
+		void *next;
+
+		if (sim_unlikely(!sim_vm_mapped(s, va)))
+			break;
+		next = *(void *const *)p;
+		__builtin_prefetch(next);
+		if (missed)
+			sim_prefetch_next(s, d, (uint64_t)(uintptr_t)next);
+		missed = sim_access(s, va, MP_SIM_LOAD) != d->l1_level;
+		p = next;
+	}
+	s->count[MP_EV_LOADS] += i;
+	s->count[MP_EV_INSTRUCTIONS] += i;
+	*end = p;
+	return i == steps;
+}
+
+/* Independent accesses at a stride; after a miss the next one's rows are fetched early. */
+bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t count,
+		  uint64_t steps, enum mp_sim_kind kind)
+{
+	struct sim_path *d = &s->path[0];
+	uint64_t i, k = 0;
+
+	if (!count)
+		return steps == 0;
+	for (i = 0; i < steps; i++) {
+		int level = sim_access(s, base + k * stride, kind);
+
+		if (sim_unlikely(level < 0))
+			break;
+		if (++k == count)
+			k = 0;
+		if (level != d->l1_level)
+			sim_prefetch_next(s, d, base + k * stride);
+	}
+	s->count[kind == MP_SIM_STORE ? MP_EV_STORES : MP_EV_LOADS] += i;
+	s->count[MP_EV_INSTRUCTIONS] += i;
+	return i == steps;
+}
+
+/* Instruction fetch of a chain of code blocks: one line fetched per block. */
+bool mp_sim_fetch_chain(struct mp_sim *s, const uint64_t *blocks, uint64_t n, uint64_t steps)
+{
+	uint64_t i, k = 0;
+
+	if (!n)
+		return steps == 0;
+	for (i = 0; i < steps; i++) {
+		if (sim_unlikely(sim_access(s, blocks[k], MP_SIM_FETCH) < 0))
+			break;
+		if (++k == n)
+			k = 0;
+	}
+	s->count[MP_EV_INSTRUCTIONS] += i;
+	return i == steps;
+}

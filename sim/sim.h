@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cache and TLB simulator: machine models read from sim/models/ *.model
+ * and a simulated memory hierarchy that tests can drive one access at a
+ * time.  platform/sim/ makes it a platform the suite runs against.
+ * docs/simulator.md describes the model syntax and what is modelled.
+ */
+#ifndef MEMPROBE_SIM_SIM_H
+#define MEMPROBE_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/platform.h"
+#include "core/results/result.h"
+
+#define MP_SIM_NAME_LEN 16
+#define MP_SIM_DEFAULT_HZ 1000000000ull   /* clock when the model names none */
+#define MP_SIM_MAX_LEVEL 8                /* deepest cache or TLB level */
+#define MP_SIM_MAX_PAGE_SIZES 4           /* distinct TLB page sizes in one model */
+#define MP_SIM_MAX_LINES (1ull << 24)     /* lines (entries) of one cache (TLB) */
+
+/* One cache level as the model file describes it. */
+struct mp_sim_cache_model {
+	char name[MP_SIM_NAME_LEN];
+	int32_t level;
+	enum mp_kind type;
+	uint64_t size;               /* bytes */
+	uint64_t line;               /* bytes, a power of two */
+	uint64_t ways;               /* size / line when fully associative */
+	uint32_t latency;            /* load-to-use cycles of a hit here */
+	enum mp_replacement replacement;
+	bool write_allocate;
+	enum mp_inclusion inclusion; /* towards the levels above this one */
+	bool physical;               /* physically indexed */
+	uint64_t seed;               /* random replacement */
+	uint32_t line_no;            /* where the model defines it */
+};
+
+/* One TLB structure. */
+struct mp_sim_tlb_model {
+	char name[MP_SIM_NAME_LEN];
+	int32_t level;
+	enum mp_kind type;
+	uint64_t entries;
+	uint64_t ways;               /* entries when fully associative */
+	uint64_t page;               /* bytes mapped by one entry */
+	uint32_t latency;            /* cycles a miss here adds */
+	enum mp_replacement replacement;
+	uint64_t seed;
+	uint32_t line_no;
+};
+
+enum mp_sim_prefetch { MP_SIM_PF_NONE = 0, MP_SIM_PF_NEXT_LINE, MP_SIM_PF_STRIDE };
+enum mp_sim_frames { MP_SIM_FRAMES_CONTIGUOUS = 0, MP_SIM_FRAMES_SCATTERED };
+
+struct mp_sim_model {
+	char name[MP_NAME_LEN];
+	uint64_t clock_hz;
+	uint32_t memory_latency;     /* cycles of a load that misses every level */
+	int32_t ncaches;
+	struct mp_sim_cache_model caches[MP_MAX_CACHES];
+	int32_t ntlbs;
+	struct mp_sim_tlb_model tlbs[MP_MAX_TLBS];
+	struct {
+		enum mp_sim_prefetch kind;
+		int32_t level;       /* trains on, and fills, this cache level */
+		uint32_t degree;     /* lines fetched ahead per trigger */
+	} prefetch;
+	struct {
+		double rate;         /* disturbances per access */
+		uint32_t cycles;     /* added by one disturbance */
+		uint32_t lines;      /* lines evicted per cache level */
+		uint32_t tlb_entries;/* entries evicted per TLB */
+		uint64_t seed;
+	} noise;
+	struct {
+		uint32_t entries;    /* held in every TLB while it runs; 0: no neighbour */
+		uint64_t on, off;    /* it runs `on` cycles of every `on + off` */
+		uint32_t every;      /* it touches its pages once every this many of our accesses */
+	} neighbour;
+	struct {
+		enum mp_sim_frames mode;
+		uint64_t seed;
+		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
+	} frames;
+	uint32_t counters;           /* events one run counts together; 0: every one asked */
+};
+
+/*
+ * Read a model.  On a problem returns -1 and writes "FILE:LINE: problem"
+ * into err; `file` names the text in messages.
+ */
+int mp_sim_model_parse(struct mp_sim_model *m, const char *file, const char *text, size_t len,
+		       char *err, size_t err_len);
+int mp_sim_model_load(struct mp_sim_model *m, const char *path, char *err, size_t err_len);
+/* The checks across lines (levels, paths, page sizes); the parser runs them last. */
+int mp_sim_model_check(const struct mp_sim_model *m, const char *file, char *err,
+		       size_t err_len);
+
+/* Describe the model as documented parameters (source "model <name>"). */
+void mp_sim_model_document(const struct mp_sim_model *m, struct mp_documented *d);
+
+/* ---- The simulator, access by access ---- */
+
+struct mp_sim;
+
+enum mp_sim_kind { MP_SIM_LOAD = 0, MP_SIM_STORE, MP_SIM_FETCH };
+
+/* Causes of misses (MemSpy, thesis section 4.2.7). */
+enum mp_sim_cause {
+	MP_SIM_COLD = 0,       /* first reference (since a flush) */
+	MP_SIM_CAPACITY,       /* replaced; a fully associative LRU cache would miss too */
+	MP_SIM_CONFLICT,       /* replaced; a fully associative LRU cache would hit */
+	MP_SIM_INVALIDATION,   /* removed by inclusion (back-invalidation) */
+	MP_SIM_NOISE,          /* evicted by a modelled disturbance */
+	MP_SIM_NCAUSES
+};
+
+struct mp_sim *mp_sim_new(const struct mp_sim_model *m);
+/* Parse a model text and build it: the shortest way for a test (NULL: see err). */
+struct mp_sim *mp_sim_from_text(const char *text, char *err, size_t err_len);
+void mp_sim_free(struct mp_sim *s);
+const struct mp_sim_model *mp_sim_model(const struct mp_sim *s);
+
+/*
+ * Map [va, va + bytes) (page aligned) with pages of page_bytes (0: the base
+ * page; a size no TLB of the model maps falls back to the base page).
+ * Frames follow the model's `frames` mode; `contiguous` asks for one
+ * physically contiguous range (the identity map), which scattered frames
+ * grant unless the model refuses.  Returns the page size used, 0 when the
+ * range overlaps a mapping or the table is full.
+ */
+uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page_bytes,
+		    bool contiguous);
+/* Is the mapping at va physically contiguous (identity-mapped, or one page)? */
+bool mp_sim_contiguous(struct mp_sim *s, uint64_t va);
+void mp_sim_unmap(struct mp_sim *s, uint64_t va);
+bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa);
+uint64_t mp_sim_base_page(const struct mp_sim *s);
+/* The page size a mapping asking for `want` bytes per page gets. */
+uint64_t mp_sim_page_size(const struct mp_sim *s, uint64_t want);
+
+/* One access: the level that hit (1, 2, ...), 0 for memory, -1 unmapped. */
+int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
+
+/* Is the line of va held by the named cache or TLB? */
+bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va);
+
+uint64_t mp_sim_cycles(const struct mp_sim *s);
+/*
+ * Let `us` microseconds of simulated time pass without an access: only a
+ * modelled neighbour notices (it may have stopped or started).  False, and
+ * no time passes, when the model has none.
+ */
+bool mp_sim_rest(struct mp_sim *s, uint64_t us);
+uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e);
+uint32_t mp_sim_events(const struct mp_sim *s);   /* MP_EV_BIT mask the model counts */
+
+void mp_sim_flush_line(struct mp_sim *s, uint64_t va);
+void mp_sim_flush_all(struct mp_sim *s);
+
+/* Runs of the seam's operations; false when an address is unmapped. */
+bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end);
+bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t count,
+		  uint64_t steps, enum mp_sim_kind kind);
+bool mp_sim_fetch_chain(struct mp_sim *s, const uint64_t *blocks, uint64_t n, uint64_t steps);
+
+/*
+ * Causes of misses.  Off by default (it costs the fast path); when on,
+ * every miss is counted under the current probe and region.
+ */
+void mp_sim_explain(struct mp_sim *s, bool on);
+void mp_sim_set_probe(struct mp_sim *s, const char *probe);
+void mp_sim_set_region(struct mp_sim *s, const char *region);
+/* Misses by cause in the named cache for a probe and region; false if none. */
+bool mp_sim_causes(const struct mp_sim *s, const char *probe, const char *region,
+		   const char *cache, uint64_t out[MP_SIM_NCAUSES]);
+void mp_sim_print_causes(const struct mp_sim *s, FILE *f);
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counter probes ("amp", "papi") against every simulated machine with
+ * --method counters: for every data or unified cache level the exact size,
+ * line and ways, its write allocation; for every data TLB level of every
+ * page size the platform maps, its exact entries and page size.  Each value
+ * is checked against the model's own parsed parameters, never a constant.
+ */
+#include <sys/prctl.h>
+
+#include "tests/probes/counter_sim.h"
+
+/*
+ * The probes under test, each recording under its own name.  PAPI's
+ * cacheBlock cannot tell the associativity where the level above holds
+ * case 3's elements (its model has no level above): there a missing value
+ * is allowed, a wrong one never.
+ */
+static const char *const probes[] = { "amp", "papi" };
+#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+
+static void cs_check_ways(const struct cs_run *s, const char *probe,
+			  const struct mp_structure *st, int64_t want)
+{
+	if (!strcmp(probe, "papi") && !cs_find(s, probe, st, MP_PARAM_WAYS))
+		return;
+	cs_check(s, probe, st, MP_PARAM_WAYS, want);
+}
+
+/* The page size of the probes' array: 2M where the model maps 2M pages, else its base page. */
+static uint64_t array_page(const struct mp_sim_model *m)
+{
+	uint64_t base = UINT64_MAX;
+
+	for (int i = 0; i < m->ntlbs; i++) {
+		if (m->tlbs[i].page == (2u << 20))
+			return m->tlbs[i].page;
+		base = m->tlbs[i].page < base ? m->tlbs[i].page : base;
+	}
+	return base == UINT64_MAX ? 4096 : base;
+}
+
+/*
+ * A physically indexed level whose way is larger than a page, in scattered
+ * frames where the platform refuses contiguous memory: its sets depend on
+ * where the frames fall (no probe can choose them through the seam).  The
+ * probes must then say "not told", never give a wrong value.
+ */
+static int frame_bound(const struct mp_sim_model *m, const struct mp_sim_cache_model *c)
+{
+	return m->frames.mode == MP_SIM_FRAMES_SCATTERED && m->frames.refuse_contiguous &&
+	       c->physical && c->size / c->ways > array_page(m);
+}
+
+/* The level above on the data path, or NULL. */
+static const struct mp_sim_cache_model *above(const struct mp_sim_model *m,
+					      const struct mp_sim_cache_model *c)
+{
+	for (int i = 0; i < m->ncaches; i++)
+		if (m->caches[i].level == c->level - 1 && m->caches[i].type != MP_KIND_INSTRUCTION)
+			return &m->caches[i];
+	return NULL;
+}
+
+/*
+ * An exclusive level whose way span equals the level above's: every line
+ * of one of its sets shares one set of the level above, so to miss
+ * counters the two are one set of both levels' ways (no access can reach
+ * one and not the other).  The probes see, and must report, that set.
+ */
+static int joined(const struct mp_sim_model *m, const struct mp_sim_cache_model *c,
+		  int64_t *size, int64_t *ways)
+{
+	const struct mp_sim_cache_model *u = above(m, c);
+
+	if (c->inclusion != MP_INCL_EXCLUSIVE || !u || u->size / u->ways != c->size / c->ways)
+		return 0;
+	*size = (int64_t)(c->size + u->size);
+	*ways = (int64_t)(c->ways + u->ways);
+	return 1;
+}
+
+static void check_value(const struct cs_run *s, const char *probe, const struct mp_structure *st,
+			enum mp_param p, int64_t want, int may_lack)
+{
+	if (may_lack && !cs_find(s, probe, st, p)) {
+		printf("# %s: %s L%d %s not told: scattered frames decide its sets\n", s->name,
+		       probe, (int)st->level, mp_param_name(p));
+		return;
+	}
+	cs_check(s, probe, st, p, want);
+}
+
+static void check_cache(const struct cs_run *s, const char *probe,
+			const struct mp_sim_cache_model *c)
+{
+	struct mp_structure st = { c->level, c->type, false, MP_NA };
+	int64_t size = (int64_t)c->size, ways = (int64_t)c->ways;
+	int lack = frame_bound(&s->model, c);
+
+	if (joined(&s->model, c, &size, &ways))
+		printf("# %s: L%d exclusive under a level of the same way span: one set of %lld "
+		       "ways, %lld bytes to the counters\n", s->name, (int)c->level,
+		       (long long)ways, (long long)size);
+	check_value(s, probe, &st, MP_PARAM_SIZE, size, lack);
+	cs_check(s, probe, &st, MP_PARAM_LINE, (int64_t)c->line);
+	if (!strcmp(probe, "papi") && !cs_find(s, probe, &st, MP_PARAM_WAYS))
+		return;
+	check_value(s, probe, &st, MP_PARAM_WAYS, ways, lack);
+	if (!strcmp(probe, "amp"))
+		check_value(s, probe, &st, MP_PARAM_WRITE_ALLOCATE, c->write_allocate ? MP_YES : MP_NO,
+			    lack);
+}
+
+static void check_tlb(const struct cs_run *s, const char *probe, const struct mp_sim_tlb_model *t)
+{
+	struct mp_structure st = { t->level, t->type, true, (int64_t)t->page };
+
+	cs_check(s, probe, &st, MP_PARAM_ENTRIES, (int64_t)t->entries);
+	cs_check(s, probe, &st, MP_PARAM_PAGE, (int64_t)t->page);
+	cs_check_ways(s, probe, &st, (int64_t)t->ways);
+}
+
+static void check_run(struct cs_run *s)
+{
+	cs_suite(s);
+	for (unsigned p = 0; p < NPROBES; p++) {
+		CHECK(cs_probe_status(s, probes[p]) == MP_PROBE_OK, "%s: probe %s ok", s->name,
+		      probes[p]);
+		for (int i = 0; i < s->model.ncaches; i++)
+			if (cs_counted_cache(&s->model, &s->model.caches[i]))
+				check_cache(s, probes[p], &s->model.caches[i]);
+		for (int i = 0; i < s->model.ntlbs; i++)
+			if (cs_counted_tlb(&s->model, &s->model.tlbs[i]))
+				check_tlb(s, probes[p], &s->model.tlbs[i]);
+	}
+	CHECK(s->wall < CS_MODEL_SECONDS, "%s: counter suite in %.1f s (limit %.0f s)", s->name,
+	      s->wall, CS_MODEL_SECONDS);
+	cs_close(s);
+}
+
+static void one(const char *path)
+{
+	struct cs_run s;
+
+	if (cs_open(&s, path, MP_METHOD_COUNTERS, "amp,papi"))
+		check_run(&s);
+}
+
+/* A model whose physically indexed L2 spans more than a page, on a platform
+ * that cannot give contiguous memory (a VM's huge pages). */
+static void refused(void)
+{
+	static const char path[] = PS_MODELS_DIR "/pentium4-2200.model";
+	struct cs_run s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	if (mp_sim_model_load(&s.model, path, err, sizeof(err)) != 0) {
+		CHECK(0, "%s loads: %s", path, err);
+		return;
+	}
+	s.model.frames.refuse_contiguous = true;
+	snprintf(s.name, sizeof(s.name), "%s, contiguous refused", s.model.name);
+	if (cs_start(&s, MP_METHOD_COUNTERS, "amp,papi"))
+		check_run(&s);
+}
+
+int main(int argc, char **argv)
+{
+	static char paths[PS_MAX_MODELS][CS_PATH];
+	int n = argc > 1 ? argc - 1 : ps_models(paths);
+
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	CHECK(n > 0, "model files found in %s", PS_MODELS_DIR);
+	for (int i = 0; i < n; i++)
+		one(argc > 1 ? argv[i + 1] : paths[i]);
+	if (argc == 1)
+		refused();
+	return check_done();
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "policy" probe against every simulated machine: write allocation of
+ * every data or unified level, and its replacement policy: random
+ * identified as random, and lru, plru and fifo told apart where the probe
+ * can reach the sets one by one and a sequence can tell them (see right()).  The probe reads the sizes, ways,
+ * lines, latencies and inclusion that "l1", "levels" and "compact" measure;
+ * here they come from the model, so that this test checks this probe only.
+ */
+#include "tests/probes/probe_sim.h"
+
+static void fill(struct ps_run *s)
+{
+	const struct mp_sim_model *m = &s->model;
+	double ns = 1e9 / (double)m->clock_hz;
+
+	for (int32_t level = 1; ps_cache(m, level); level++) {
+		const struct mp_sim_cache_model *mc = ps_cache(m, level);
+		struct mp_cache *c = mp_result_add_cache(&s->r);
+
+		c->level = level;
+		c->type = mc->type;
+		c->size_bytes = (int64_t)mc->size;
+		c->line_bytes = (int64_t)mc->line;
+		c->ways = (int64_t)mc->ways;
+		c->latency_cycles = mc->latency;
+		c->latency_ns = mc->latency * ns;
+		c->inclusion = mc->inclusion;
+	}
+	s->r.memory.latency_cycles = m->memory_latency;
+	s->r.memory.latency_ns = m->memory_latency * ns;
+}
+
+/*
+ * Is what the probe says right?  Random must be found exactly.  Among the
+ * others the probe may say only "some LRU" (lru-like) where it could not
+ * reach the sets one by one, and it cannot tell policies that behave
+ * alike: tree PLRU is LRU at two ways; FIFO acts as LRU on an exclusive
+ * level, where a hit refills the line.
+ */
+static int right(const struct mp_sim_cache_model *mc, enum mp_replacement got)
+{
+	enum mp_replacement want = mc->replacement;
+
+	if (want == MP_REPL_RANDOM || got == MP_REPL_RANDOM)
+		return got == want;
+	if (got == MP_REPL_LRU_LIKE)
+		return 1;
+	if (mc->ways == 2 && want != MP_REPL_FIFO)
+		return got == MP_REPL_LRU || got == MP_REPL_PLRU;
+	if (mc->inclusion == MP_INCL_EXCLUSIVE && want != MP_REPL_PLRU)
+		return got == MP_REPL_LRU || got == MP_REPL_FIFO;
+	return got == want;
+}
+
+static void one(const char *path, int rough)
+{
+	struct ps_run s;
+
+	if (!ps_open(&s, path, rough))
+		return;
+	fill(&s);
+	ps_probe(&s, "policy", mp_probe_policy);
+	for (int32_t i = 0; i < s.r.ncaches; i++) {
+		const struct mp_cache *c = &s.r.caches[i];
+		const struct mp_sim_cache_model *mc = ps_cache(&s.model, c->level);
+		const char *want = mp_replacement_name(mc->replacement);
+		const char *got = mp_replacement_name(c->replacement);
+
+		CHECK(c->write_allocate == (mc->write_allocate ? MP_YES : MP_NO),
+		      "%s: L%d write allocate %d, model %d", s.name, (int)c->level,
+		      (int)c->write_allocate, (int)mc->write_allocate);
+		if (mc->ways < 2) {
+			printf("INFO %s: L%d is direct mapped, no replacement to tell (%s)\n",
+			       s.name, (int)c->level, got ? got : "unknown");
+			continue;
+		}
+		CHECK(right(mc, c->replacement), "%s: L%d replacement %s, model %s", s.name,
+		      (int)c->level, got ? got : "unknown", want ? want : "?");
+	}
+	printf("INFO %s: policy in %.1f s\n", s.name, s.wall);
+	ps_close(&s);
+}
+
+int main(int argc, char **argv)
+{
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_EXACT));
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * build/memprobe-sim end to end (make test builds it first): usage errors,
+ * a model that does not load, a run with --json and --explain.
+ */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+
+#define SIM "build/memprobe-sim"
+#define TMP "/tmp/memprobe-sim-command-test"
+
+/* Run a shell command; its stdout and stderr together into out. */
+static int sh(const char *cmd, char *out, size_t len)
+{
+	char full[1024];
+	FILE *f;
+	size_t n;
+	int st;
+
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	f = popen(full, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_usage(void)
+{
+	static char out[1 << 16];
+	int rc;
+
+	rc = sh(SIM, out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "--model FILE is required"), "no --model: usage (%d)", rc);
+	rc = sh(SIM " --model " TMP "/absent.model", out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "absent.model: cannot open"), "absent model (%d)", rc);
+	write_file(TMP "/bad.model", "# bad\ncache L1D size=32K line=64 ways=8\n");
+	rc = sh(SIM " --model " TMP "/bad.model", out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "bad.model:2: cache L1D: missing latency="),
+	      "malformed model: file, line, problem (%d)", rc);
+	rc = sh(SIM " --model sim/models/p5-133.model --method sometimes", out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "--method"), "bad --method (%d)", rc);
+}
+
+static void test_run(void)
+{
+	static char out[1 << 20];
+	char json[4096] = "";
+	FILE *f;
+	int rc;
+
+	rc = sh(SIM " --model sim/models/p5-133.model --probes latency --quiet --explain "
+		    "--seed 7 --json " TMP "/r.json --out " TMP "/runs", out, sizeof(out));
+	CHECK_EQ_INT(rc, 0, "a run succeeds");
+	CHECK(strstr(out, "model p5-133") != NULL, "the report names the model as documentation");
+	CHECK(strstr(out, "Causes of misses") && strstr(out, "probe latency"),
+	      "--explain: causes per probe");
+	f = fopen(TMP "/r.json", "r");
+	if (f) {
+		size_t n = fread(json, 1, sizeof(json) - 1, f);
+
+		json[n] = '\0';
+		fclose(f);
+	}
+	CHECK(strstr(json, "\"sim\"") != NULL, "--json: the result names platform sim");
+	CHECK(access(TMP "/runs/run-0001/result.json", R_OK) == 0, "--out keeps the result files");
+}
+
+int main(void)
+{
+	char out[256];
+
+	sh("rm -rf " TMP " && mkdir -p " TMP, out, sizeof(out));
+	test_usage();
+	test_run();
+	sh("rm -rf " TMP, out, sizeof(out));
+	return check_done();
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The x86 measurement kernels: the chase's inner loop is exactly eight
+ * dependent loads, and every kernel does what the seam promises.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "arch/x86_64/x86.h"
+#include "core/seq/refstring.h"
+#include "tests/check.h"
+
+static const uint8_t chase_load[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax),%rax */
+
+static int count_loads_in_a_row(const uint8_t *code, size_t n)
+{
+	int best = 0, run = 0;
+
+	for (size_t i = 0; i + 3 <= n; ) {
+		if (memcmp(code + i, chase_load, 3) == 0) {
+			run++;
+			i += 3;
+		} else {
+			run = 0;
+			i++;
+		}
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+static void test_chase_loop_instructions(void)
+{
+	CHECK_EQ_INT(count_loads_in_a_row((const uint8_t *)(uintptr_t)mp_x86_chase, 64), 8,
+		     "chase: unrolled loop of eight dependent loads");
+}
+
+static void test_chase_follows_cycle(void)
+{
+	static uint64_t cells[256] __attribute__((aligned(64)));
+	struct mp_rng g;
+	void *start, *p;
+
+	mp_rng_seed(&g, 7);
+	start = mp_ref_cycle((uint8_t *)cells, 32, 64, &g);
+	p = start;
+	for (int i = 0; i < 13; i++)
+		p = *(void **)p;
+	CHECK(mp_x86_chase(start, 13) == p, "chase: 13 steps end where 13 loads end");
+	CHECK(mp_x86_chase(start, 32) == start, "chase: a whole cycle returns to the start");
+}
+
+static void test_sweeps(void)
+{
+	static uint64_t cells[64];
+	struct mp_run r = { .op = MP_OP_STORE_SWEEP, .start = cells, .stride = 16,
+			    .count = 8, .steps = 20 };
+	struct mp_sample s;
+	int ok = 1;
+
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK, "store sweep runs");
+	for (int i = 0; i < 64; i++)
+		ok &= (i % 2 == 0 && i < 16) ? cells[i] == (uint64_t)(uintptr_t)&cells[i]
+					     : cells[i] == 0;
+	CHECK(ok, "store sweep: stores exactly base + i*stride for i < count");
+	r.op = MP_OP_LOAD_SWEEP;
+	r.count = 0;
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_EIO, "sweep with count 0 is refused");
+}
+
+static void test_code_chain(void)
+{
+	uint64_t offs[] = { 0, 4096, 128, 8192 };
+	struct mp_mem m = { 0 };
+	struct mp_run r = { .op = MP_OP_CODE, .steps = 1001 };
+	struct mp_sample s;
+
+	m.bytes = 3 * 4096;
+	m.base = mmap(NULL, m.bytes, PROT_READ | PROT_WRITE | PROT_EXEC,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(m.base != MAP_FAILED, "executable memory");
+	CHECK(mp_x86_code_build(&m, offs, 4, &r.start) == MP_OK, "code chain built");
+	CHECK(r.start == m.base, "code chain starts at the first block");
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK, "code chain runs 1001 blocks and returns");
+	offs[1] = m.bytes - 4;
+	CHECK(mp_x86_code_build(&m, offs, 4, &r.start) == MP_EIO,
+	      "a block that does not fit is refused");
+	munmap(m.base, m.bytes);
+}
+
+static void test_core_hz(void)
+{
+	uint64_t hz = mp_x86_core_hz(1000000000ull);
+
+	CHECK(hz > 100000000ull, "core clock estimate is positive and plausible");
+}
+
+int main(void)
+{
+	test_chase_loop_instructions();
+	test_chase_follows_cycle();
+	test_sweeps();
+	test_code_chain();
+	test_core_hz();
+	return check_done();
+}

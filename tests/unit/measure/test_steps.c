@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* The step analysis (core/measure/steps.c) on synthetic response curves. */
+#include <math.h>
+#include <stdint.h>
+
+#include "core/lib/rng.h"
+#include "core/measure/steps.h"
+#include "tests/check.h"
+
+#define MAXP 160
+/* One step of the sweep grid (four points per doubling): 2^(1/4) - 1. */
+#define GRID_STEP 0.19
+
+struct level {
+	double upto;      /* last size of this level (its capacity) */
+	double y;         /* its latency */
+};
+
+struct curve {
+	int32_t n;
+	double x[MAXP], y[MAXP];
+};
+
+/* Sizes from `from` to `to`, four per doubling (the sweep's grid). */
+static void grid(struct curve *c, double from, double to)
+{
+	c->n = 0;
+	for (double x = from; x <= to * 1.0001 && c->n < MAXP; x *= pow(2.0, 0.25))
+		c->x[c->n++] = round(x);
+}
+
+/*
+ * Latency at x: the level that holds x, or a ramp of `width` doublings
+ * above a capacity (a gradual transition), plus a drift of `drift` per
+ * doubling inside a plateau.
+ */
+static double shape(const struct level *lv, int nl, double mem, double x, double width,
+		    double drift)
+{
+	for (int i = 0; i < nl; i++) {
+		double next = i + 1 < nl ? lv[i + 1].y : mem;
+		double from = i ? lv[i - 1].upto : x;
+		double base = lv[i].y * pow(1.0 + drift, log2(x / (from > 0 ? from : x)));
+
+		if (x <= lv[i].upto)
+			return base;
+		if (width > 0 && x < lv[i].upto * pow(2.0, width)) {
+			double f = log2(x / lv[i].upto) / width;
+
+			return base + f * (next - base);
+		}
+	}
+	return mem;
+}
+
+static void make(struct curve *c, const struct level *lv, int nl, double mem, double width,
+		 double drift, double noise, double spikes, uint64_t seed)
+{
+	struct mp_rng g;
+
+	mp_rng_seed(&g, seed);
+	for (int32_t i = 0; i < c->n; i++) {
+		double u = (double)mp_rng_below(&g, 1000000) / 1e6;
+		double s = (double)mp_rng_below(&g, 1000000) / 1e6;
+
+		c->y[i] = shape(lv, nl, mem, c->x[i], width, drift) * (1.0 + noise * u);
+		if (s < spikes)
+			c->y[i] *= 1.5;
+	}
+}
+
+/*
+ * Is each effective capacity found, as the last grid point of its plateau,
+ * within `tol` (relative) of the true one?  A clean curve gives the exact
+ * grid point; on a noisy one a spike on the last point of a plateau moves
+ * the boundary one grid step (19%) down, which the probes' refinement
+ * repairs with fresh measurements.
+ */
+static void expect(const char *name, const struct curve *c, const struct level *lv, int nl,
+		   double tol)
+{
+	struct mp_steps st;
+	int32_t n = mp_steps_find(c->x, c->y, c->n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_CACHE,
+				  &st);
+
+	CHECK_EQ_INT(n, nl, name);
+	for (int i = 0; i < nl && i < n; i++) {
+		double got = c->x[st.plateau[i].last];
+
+		CHECK(fabs(got / lv[i].upto - 1.0) <= tol,
+		      "%s: level %d capacity %.0f, want %.0f within %.0f%%", name, i + 1, got,
+		      lv[i].upto, tol * 100);
+	}
+	for (int i = 0; i < nl && i < n; i++)
+		CHECK(fabs(st.plateau[i].level / lv[i].y - 1.0) <= 0.15 + 0.2 * (i > 0),
+		      "%s: level %d latency %.2f, want about %.2f", name, i + 1,
+		      st.plateau[i].level, lv[i].y);
+}
+
+static const struct level three[] = { { 32768, 4 }, { 1048576, 14 }, { 33554432, 50 } };
+
+static void sharp_steps(void)
+{
+	struct curve c;
+
+	grid(&c, 4096, 256 << 20);
+	make(&c, three, 3, 300, 0, 0, 0, 0, 1);
+	expect("three sharp steps", &c, three, 3, 0.0);
+}
+
+static void noisy_steps(void)
+{
+	struct curve c;
+
+	grid(&c, 4096, 256 << 20);
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		make(&c, three, 3, 300, 0, 0, 0.04, 0.06, seed);
+		expect("noise 4% and spikes", &c, three, 3, GRID_STEP);
+	}
+}
+
+static void gradual_steps(void)
+{
+	struct curve c;
+
+	grid(&c, 4096, 256 << 20);
+	make(&c, three, 3, 300, 1.0, 0.08, 0.02, 0.03, 5);
+	expect("ramps a doubling wide, drifting plateaus", &c, three, 3, GRID_STEP);
+}
+
+static void tlb_like(void)
+{
+	static const struct level tlb[] = { { 72, 4 }, { 512, 5 }, { 3072, 14 } };
+	struct curve c;
+
+	grid(&c, 4, 65536);
+	make(&c, tlb, 3, 21, 0, 0, 0.01, 0, 9);
+	expect("TLB curve with a +25% first step", &c, tlb, 3, GRID_STEP);
+}
+
+/* A TLB curve with the L1's 2048-line boundary one grid step below a 3072-entry TLB. */
+static void adjacent_tlb_steps(void)
+{
+	static const double x[] = {
+		1024, 1280, 1536, 1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144,
+	};
+	static const double y[] = { 9, 9, 9, 9, 9, 22, 22, 52, 52, 52, 52 };
+	struct mp_steps st;
+	int32_t n = mp_steps_find(x, y, 11, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_TLB, &st);
+
+	CHECK(n == 2 && st.plateau[0].last == 4 && st.plateau[1].last == 6,
+	      "TLB curve: boundaries one grid step apart stay two transitions (%d)", (int)n);
+}
+
+static void close_levels(void)
+{
+	static const struct level two[] = { { 65536, 3 }, { 131072, 12 } };
+	struct curve c;
+
+	grid(&c, 4096, 16 << 20);
+	make(&c, two, 2, 200, 0, 0, 0.02, 0, 3);
+	expect("levels one doubling apart", &c, two, 2, 0.0);
+}
+
+static int32_t find(const struct curve *c, int32_t n, struct mp_steps *st)
+{
+	return mp_steps_find(c->x, c->y, n, MP_STEP_MIN_RISE_TLB, MP_STEP_MIN_FLAT_CACHE, st);
+}
+
+static void flat_and_noise(void)
+{
+	struct curve c;
+	struct mp_steps st;
+	static const struct level none[] = { { 1e30, 100 } };
+
+	grid(&c, 4096, 64 << 20);
+	make(&c, none, 1, 100, 0, 0, 0, 0, 1);
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "flat curve: no transition");
+	make(&c, none, 1, 100, 0, 0, 0.08, 0.1, 2);
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "noise 8% and spikes: no transition");
+	make(&c, none, 1, 100, 0, 0.06, 0.02, 0, 3);
+	CHECK_EQ_INT(find(&c, c.n, &st), 0, "drift 6% per doubling: no transition");
+	CHECK_EQ_INT(find(&c, 1, &st), 0, "one point");
+}
+
+static void log2_accuracy(void)
+{
+	double worst = 0;
+
+	for (double x = 1e-6; x < 1e12; x *= 1.37) {
+		double e = fabs(mp_log2(x) - log2(x));
+
+		worst = e > worst ? e : worst;
+	}
+	CHECK(worst < 1e-7, "mp_log2 worst error %.2e", worst);
+}
+
+int main(void)
+{
+	log2_accuracy();
+	sharp_steps();
+	noisy_steps();
+	gradual_steps();
+	tlb_like();
+	close_levels();
+	adjacent_tlb_steps();
+	flat_and_noise();
+	return check_done();
+}
