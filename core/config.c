@@ -5,6 +5,7 @@
  * accepts and the value kept; the run goes on with that value.
  */
 #include "core/config.h"
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 
@@ -266,7 +267,7 @@ static const struct key keys[] = {
 	{ "seed", NULL, "an unsigned decimal or 0x number", set_seed, show_seed },
 };
 
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+#define NKEYS (MP_COUNT_OF(keys))
 
 static const struct key *find_key(struct slice name)
 {

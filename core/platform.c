@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "core/lib/buf.h"
 #include "core/platform.h"
-#include "core/results/result.h"
 
-/* Room for a message that carries a result text (a probe's status message). */
-#define LOG_LINE (2 * MP_TEXT_LEN)
+/* Room for a message that carries two result texts (a probe's status message and more). */
+#define LOG_LINE 512
 
 static const char *const log_prefix[] = {
 	[MP_LOG_INFO] = "",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 #include "core/results/writers.h"
 #include "core/suite.h"
 
@@ -26,7 +27,7 @@ const struct mp_probe_def mp_probes[] = {
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
 	  mp_probe_papi, MP_METHOD_COUNTERS },
 };
-const unsigned mp_nprobes = sizeof(mp_probes) / sizeof(mp_probes[0]);
+const unsigned mp_nprobes = MP_COUNT_OF(mp_probes);
 
 static char out_mem[OUT_BYTES];
 
@@ -46,7 +47,7 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 	enum mp_status worst = MP_OK;
 	struct mp_buf b;
 
-	for (unsigned i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+	for (unsigned i = 0; i < MP_COUNT_OF(outputs); i++) {
 		mp_buf_init(&b, out_mem, sizeof(out_mem));
 		outputs[i].write(&b, r);
 		if (b.overflow)

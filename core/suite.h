@@ -7,19 +7,7 @@
 #ifndef MEMPROBE_CORE_SUITE_H
 #define MEMPROBE_CORE_SUITE_H
 
-#include "core/config.h"
-#include "core/platform.h"
-#include "core/results/result.h"
-
-/* What a probe works with. */
-struct mp_ctx {
-	struct mp_platform *p;
-	const struct mp_config *cfg;
-	struct mp_result *r;
-	struct mp_probe *self;       /* this probe's record: status and message */
-};
-
-typedef void (*mp_probe_fn)(struct mp_ctx *ctx);
+#include "core/probe.h"
 
 struct mp_probe_def {
 	const char *name;

@@ -5,10 +5,10 @@
  */
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define LEAF_EXT_BASE 0x80000000u
 
@@ -62,7 +62,7 @@ void mp_cpuid_open(struct mp_cpuid *c, mp_cpuid_fn fn, void *arg)
 	put_reg(c->vendor_id + 8, r[MP_ECX]);
 	c->vendor_id[12] = '\0';
 	c->vendor = MP_X86_OTHER;
-	for (size_t i = 0; i < COUNT_OF(vendors); i++)
+	for (size_t i = 0; i < MP_COUNT_OF(vendors); i++)
 		if (mp_strcmp(c->vendor_id, vendors[i].id) == 0)
 			c->vendor = vendors[i].vendor;
 	/* Without extended leaves, 0x80000000 answers with basic data: check its range. */

@@ -8,8 +8,8 @@
  * 2M/4M TLB fields count 2M entries (a 4M page takes two): reported as 2M.
  */
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define FULL (-2)
 #define FROM_1D (-3)
@@ -87,7 +87,7 @@ bool mp_cpuid_amd_tlbs(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < COUNT_OF(tlb_fields); i++) {
+	for (size_t i = 0; i < MP_COUNT_OF(tlb_fields); i++) {
 		const struct tlb_field *f = &tlb_fields[i];
 		uint32_t r[4];
 
@@ -110,7 +110,7 @@ bool mp_cpuid_amd_caches(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < COUNT_OF(cache_fields); i++) {
+	for (size_t i = 0; i < MP_COUNT_OF(cache_fields); i++) {
 		const struct cache_field *f = &cache_fields[i];
 		uint32_t r[4];
 

@@ -13,6 +13,7 @@
  *   EDX[1] inclusive of the lower levels
  */
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 
 #define MAX_SUBLEAF 16
 
@@ -52,7 +53,7 @@ bool mp_cpuid_det_caches(const struct mp_cpuid *c, uint32_t leaf, struct mp_cpui
 
 		if (type == 0)
 			break;
-		if (type >= sizeof(det_kind) / sizeof(det_kind[0]))
+		if (type >= MP_COUNT_OF(det_kind))
 			continue; /* reserved type */
 		mp_cl_cache(l, src, det_record(r));
 		any = true;

@@ -14,6 +14,7 @@
  * loads see; store-only ones are left out.  4M pages are held as 2M pages.
  */
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 
 #define LEAF 0x18
 #define MAX_SUBLEAF 64
@@ -38,9 +39,9 @@ static void add_structure(struct mp_cpuid_list *l, const uint32_t r[4])
 	uint32_t type = mp_bits(r[MP_EDX], 0, 5);
 	int64_t ways = mp_bits(r[MP_EBX], 16, 16), sets = r[MP_ECX];
 
-	if (type >= sizeof(kinds) / sizeof(kinds[0]) || kinds[type] == MP_KIND_UNKNOWN)
+	if (type >= MP_COUNT_OF(kinds) || kinds[type] == MP_KIND_UNKNOWN)
 		return;
-	for (unsigned p = 0; p < sizeof(pages) / sizeof(pages[0]); p++) {
+	for (unsigned p = 0; p < MP_COUNT_OF(pages); p++) {
 		struct mp_tlb_rec rec = {
 			.level = (int32_t)mp_bits(r[MP_EDX], 5, 3),
 			.kind = kinds[type],

@@ -11,8 +11,8 @@
  * and the prefetch descriptors 0F0H/0F1H.
  */
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { CACHE, TLB };
 /* Page sizes; "4M" pages are held as 2M pages under PAE and 4-level paging. */
@@ -190,7 +190,7 @@ static size_t leaf2_bytes(const struct mp_cpuid *c, uint8_t out[16])
 static bool explicit_l1(const struct mp_cpuid *c, const uint8_t *d, size_t n, uint8_t pages)
 {
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < COUNT_OF(table); k++) {
+		for (size_t k = 0; k < MP_COUNT_OF(table); k++) {
 			const struct desc *e = &table[k];
 
 			if (e->code == d[i] && cond_holds(c, e) && e->what == TLB && e->kind == D &&
@@ -221,7 +221,7 @@ static void add_tlbs(const struct mp_cpuid *c, struct mp_cpuid_list *l, const st
 {
 	int32_t level = e->level ? e->level : explicit_l1(c, d, n, e->pages) ? 2 : 1;
 
-	for (unsigned p = 0; p < COUNT_OF(page_bytes); p++) {
+	for (unsigned p = 0; p < MP_COUNT_OF(page_bytes); p++) {
 		uint8_t bit = (uint8_t)(1u << p);
 		struct mp_tlb_rec r = {
 			.level = level,
@@ -244,7 +244,7 @@ bool mp_cpuid_leaf2(const struct mp_cpuid *c, bool want_caches, bool want_tlbs,
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < COUNT_OF(table); k++) {
+		for (size_t k = 0; k < MP_COUNT_OF(table); k++) {
 			const struct desc *e = &table[k];
 
 			if (e->code != d[i] || !cond_holds(c, e))

@@ -4,10 +4,10 @@
  * result's tables out, with the `source` string naming the leaves used.
  */
 #include "arch/x86_64/cpuid_int.h"
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Leaf names for `source`, in enum mp_cpuid_src bit order. */
 static const char *const src_names[] = {
@@ -151,7 +151,7 @@ static void write_source(const struct mp_cpuid_list *l, char *out, size_t n)
 	struct mp_buf b;
 
 	mp_buf_init(&b, out, n);
-	for (size_t i = 0; i < COUNT_OF(src_names); i++) {
+	for (size_t i = 0; i < MP_COUNT_OF(src_names); i++) {
 		if (!(l->sources & (1u << i)))
 			continue;
 		mp_buf_puts(&b, b.len == 0 ? "cpuid " : ", ");

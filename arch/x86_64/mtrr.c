@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading and decoding the MTRRs (arch/x86_64/mtrr.h); sections of Intel SDM Vol. 3A, 13.11. */
 #include "arch/x86_64/mtrr.h"
+#include "core/lib/bits.h"
 #include "core/lib/str.h"
 
 #define CAP_VCNT 0xffu
@@ -29,7 +30,7 @@ static enum mp_memtype type_of(uint64_t v)
 {
 	static const enum mp_memtype valid[] = { MP_MT_UC, MP_MT_WC, MP_MT_WT, MP_MT_WP, MP_MT_WB };
 
-	for (unsigned i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+	for (unsigned i = 0; i < MP_COUNT_OF(valid); i++)
 		if ((v & DEF_TYPE_MASK) == (uint64_t)valid[i])
 			return valid[i];
 	return MP_MT_INVALID;

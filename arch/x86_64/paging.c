@@ -8,6 +8,7 @@
  * copied (the firmware's), whose tables are copied before a change.
  */
 #include "arch/x86_64/paging.h"
+#include "core/lib/bits.h"
 
 enum { PML4, PDPT, PD, PT, LEVELS };
 
@@ -164,7 +165,7 @@ enum mp_status mp_pt_map(struct mp_pt *pt, uint64_t base, uint64_t bytes, uint64
 	enum mp_status st = MP_OK;
 	uint64_t *dropped = NULL;
 
-	for (unsigned i = 0; i < sizeof(page_levels) / sizeof(page_levels[0]); i++)
+	for (unsigned i = 0; i < MP_COUNT_OF(page_levels); i++)
 		if (page_levels[i].bytes == page_bytes)
 			leaf = page_levels[i].level;
 	if (leaf == LEVELS)

@@ -5,6 +5,7 @@
  * entries PA0-PA7, bits 2:0 the memory type, bits 7:3 reserved zero).
  */
 #include "arch/x86_64/paging.h"
+#include "core/lib/bits.h"
 
 #define PAT_ENTRIES 8
 
@@ -24,7 +25,7 @@ enum mp_memtype mp_pat_entry(uint64_t pat, unsigned index)
 	if (index >= PAT_ENTRIES)
 		return MP_MT_INVALID;
 	byte = (unsigned)((pat >> (8 * index)) & 0xff);
-	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (unsigned i = 0; i < MP_COUNT_OF(types); i++)
 		if ((unsigned)types[i].type == byte)
 			return types[i].type;
 	return MP_MT_INVALID;
@@ -37,7 +38,7 @@ bool mp_pat_index0_is_wb(uint64_t pat)
 
 const char *mp_memtype_name(enum mp_memtype t)
 {
-	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (unsigned i = 0; i < MP_COUNT_OF(types); i++)
 		if (types[i].type == t)
 			return types[i].name;
 	return "invalid";

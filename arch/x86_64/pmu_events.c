@@ -19,6 +19,7 @@
  *     branch-prediction).
  */
 #include "arch/x86_64/pmu.h"
+#include "core/lib/bits.h"
 
 /* Intel: IA32_PERFEVTSEL0 186H, IA32_PMC0 0C1H (one apart), IA32_FIXED_CTR0 309H,
  * IA32_FIXED_CTR_CTRL 38DH, IA32_PERF_GLOBAL_CTRL 38FH (fixed and global: version 2). */
@@ -166,4 +167,4 @@ const struct mp_pmu_table mp_pmu_tables[] = {
 	{ "amd-generic", MP_X86_AMD, -1, 0, 0, amd_generic },
 };
 
-const size_t mp_pmu_ntables = sizeof(mp_pmu_tables) / sizeof(mp_pmu_tables[0]);
+const size_t mp_pmu_ntables = MP_COUNT_OF(mp_pmu_tables);

@@ -6,6 +6,7 @@
  * fixed-point integers, so 0.0005 (stored as 0.000500000000000000010...)
  * rounds to 0.001 and 1.0005 (stored as 1.000499999999999989...) to 1.000.
  */
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 
@@ -249,7 +250,7 @@ void mp_buf_size(struct mp_buf *b, uint64_t bytes)
 		char suffix;
 	} units[] = { { 30, 'G' }, { 20, 'M' }, { 10, 'K' } };
 
-	for (size_t i = 0; bytes && i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; bytes && i < MP_COUNT_OF(units); i++) {
 		if ((bytes & ((1ull << units[i].shift) - 1)) == 0) {
 			mp_buf_u64(b, bytes >> units[i].shift);
 			mp_buf_putc(b, units[i].suffix);

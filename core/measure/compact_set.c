@@ -6,10 +6,10 @@
 static uint64_t order[MP_COMPACT_SET_MAX_ELEMS];
 static uint64_t twin[MP_COMPACT_SET_MAX_ELEMS];
 
-void mp_compact_set_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_mem *m,
+void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struct mp_mem *m,
 		  const char *region, struct mp_ref_stride known)
 {
-	*s = (struct mp_cset){
+	*s = (struct mp_compact_set){
 		.c = c, .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
 		.region = region, .known = known, .base_ticks = mp_na_double(),
 		.base_min = mp_na_double(), .l1_ticks = mp_na_double(), .stable = MP_COMPACT_SET_STABLE,
@@ -23,7 +23,7 @@ void mp_compact_set_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_me
  * good under tree-PLRU and would take a way from the next set.  Where the
  * platform cannot flush a line, nothing is done.
  */
-static void flush_chain(struct mp_cset *s, const uint8_t *base, const uint64_t *offs,
+static void flush_chain(struct mp_compact_set *s, const uint8_t *base, const uint64_t *offs,
 			uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
@@ -32,7 +32,7 @@ static void flush_chain(struct mp_cset *s, const uint8_t *base, const uint64_t *
 }
 
 /* Time the chain linked through base + offs[0 .. n), then flush it. */
-static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_t *offs,
+static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const uint64_t *offs,
 				 uint64_t n, double *ticks)
 {
 	struct mp_chase ch = { .cursor = mp_ref_chain(base, offs, n), .length = n,
@@ -46,7 +46,7 @@ static enum mp_status time_chain(struct mp_cset *s, uint8_t *base, const uint64_
 }
 
 /* Pages the visiting order touches, at most. */
-static uint64_t pages_of(const struct mp_cset *s, uint64_t n)
+static uint64_t pages_of(const struct mp_compact_set *s, uint64_t n)
 {
 	uint64_t top = 0;
 
@@ -55,14 +55,14 @@ static uint64_t pages_of(const struct mp_cset *s, uint64_t n)
 	return n < top / s->page + 1 ? n : top / s->page + 1;
 }
 
-static bool wants_twin(const struct mp_cset *s, uint64_t n)
+static bool wants_twin(const struct mp_compact_set *s, uint64_t n)
 {
 	return !mp_is_na(s->l1_ticks) && n <= s->twin_max &&
 	       pages_of(s, n) > MP_COMPACT_SET_TWIN_MIN_PAGES;
 }
 
 /* What the TLB adds per access to a chase in this visiting order. */
-static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
+static enum mp_status tlb_share(struct mp_compact_set *s, uint64_t n, double *extra)
 {
 	double t = 0.0;
 	enum mp_status st;
@@ -77,7 +77,7 @@ static enum mp_status tlb_share(struct mp_cset *s, uint64_t n, double *extra)
 }
 
 /* Time the chain through order[0 .. n) (from mem + shift), then its twin. */
-static enum mp_status time_order(struct mp_cset *s, uint64_t n, double *ticks)
+static enum mp_status time_order(struct mp_compact_set *s, uint64_t n, double *ticks)
 {
 	double extra = 0.0;
 	enum mp_status st = time_chain(s, s->mem + s->shift, order, n, ticks);
@@ -88,7 +88,7 @@ static enum mp_status time_order(struct mp_cset *s, uint64_t n, double *ticks)
 	return st;
 }
 
-enum mp_status mp_compact_set_time(struct mp_cset *s, const struct mp_ref_stride *shape, double *ticks)
+enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref_stride *shape, double *ticks)
 {
 	uint64_t n = mp_ref_stride_count(shape);
 
@@ -98,13 +98,13 @@ enum mp_status mp_compact_set_time(struct mp_cset *s, const struct mp_ref_stride
 	return time_order(s, n, ticks);
 }
 
-uint64_t *mp_compact_set_order(struct mp_cset *s)
+uint64_t *mp_compact_set_order(struct mp_compact_set *s)
 {
 	(void)s;
 	return order;
 }
 
-enum mp_status mp_compact_set_time_order(struct mp_cset *s, uint64_t n, double *ticks)
+enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, double *ticks)
 {
 	for (uint64_t i = 0; i < n; i++)
 		if (order[i] + sizeof(uint64_t) > s->bytes)
@@ -112,7 +112,7 @@ enum mp_status mp_compact_set_time_order(struct mp_cset *s, uint64_t n, double *
 	return time_order(s, n, ticks);
 }
 
-enum mp_status mp_compact_set_baseline(struct mp_cset *s)
+enum mp_status mp_compact_set_baseline(struct mp_compact_set *s)
 {
 	enum mp_status st = mp_compact_set_time(s, &s->known, &s->base_ticks);
 
@@ -122,7 +122,7 @@ enum mp_status mp_compact_set_baseline(struct mp_cset *s)
 }
 
 /* A random offset, in units, at which the set still fits the memory. */
-static uint64_t random_shift(struct mp_cset *s, const struct mp_ref_stride *shape)
+static uint64_t random_shift(struct mp_compact_set *s, const struct mp_ref_stride *shape)
 {
 	uint64_t span = mp_ref_stride_span(shape);
 	uint64_t room = span < s->bytes ? (s->bytes - span) / MP_COMPACT_SET_SHIFT_UNIT : 0;
@@ -131,7 +131,7 @@ static uint64_t random_shift(struct mp_cset *s, const struct mp_ref_stride *shap
 }
 
 /* One round: a fresh baseline, then the set right after it; 1 compact. */
-static int round_trip(struct mp_cset *s, const struct mp_ref_stride *shape, unsigned stable)
+static int round_trip(struct mp_compact_set *s, const struct mp_ref_stride *shape, unsigned stable)
 {
 	double t, base;
 	enum mp_status st;
@@ -149,7 +149,7 @@ static int round_trip(struct mp_cset *s, const struct mp_ref_stride *shape, unsi
 	return t <= base * (1.0 + MP_COMPACT_SET_MISS_REL);
 }
 
-int mp_compact_set_compact(struct mp_cset *s, const struct mp_ref_stride *shape)
+int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape)
 {
 	int c = round_trip(s, shape, MP_COMPACT_SET_STABLE);
 

@@ -16,8 +16,8 @@
 #ifndef MEMPROBE_CORE_MEASURE_COMPACT_SET_H
 #define MEMPROBE_CORE_MEASURE_COMPACT_SET_H
 
+#include "core/probe.h"
 #include "core/seq/refstring.h"
-#include "core/suite.h"
 
 /*
  * A set is compact when its time per access is within this fraction of the
@@ -64,7 +64,7 @@
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */
 #define MP_COMPACT_SET_MAX_ELEMS 16384u
 
-struct mp_cset {
+struct mp_compact_set {
 	struct mp_ctx *c;
 	uint8_t *mem;           /* page-aligned memory the sets are built in */
 	uint64_t bytes;
@@ -82,21 +82,21 @@ struct mp_cset {
 };
 
 /* A tester over memory m; no twins until set. */
-void mp_compact_set_init(struct mp_cset *s, struct mp_ctx *c, const struct mp_mem *m,
+void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struct mp_mem *m,
 		  const char *region, struct mp_ref_stride known);
 
 /* Time the baseline set again: base_ticks. */
-enum mp_status mp_compact_set_baseline(struct mp_cset *s);
+enum mp_status mp_compact_set_baseline(struct mp_compact_set *s);
 
 /* Minimum ticks per access of the set, TLB share taken off where twinned. */
-enum mp_status mp_compact_set_time(struct mp_cset *s, const struct mp_ref_stride *shape, double *ticks);
+enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref_stride *shape, double *ticks);
 
 /*
  * A visiting order of the caller's own (at most MP_COMPACT_SET_MAX_ELEMS offsets
  * into the memory): fill mp_compact_set_order(), then time n of it.
  */
-uint64_t *mp_compact_set_order(struct mp_cset *s);
-enum mp_status mp_compact_set_time_order(struct mp_cset *s, uint64_t n, double *ticks);
+uint64_t *mp_compact_set_order(struct mp_compact_set *s);
+enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, double *ticks);
 
 /*
  * Is the set compact at the baseline's level?  Each round times the
@@ -104,6 +104,6 @@ enum mp_status mp_compact_set_time_order(struct mp_cset *s, uint64_t n, double *
  * drifts).  1 yes, 0 no, -1 when the platform failed a run, -2 when the
  * set does not fit the memory or the scratch.
  */
-int mp_compact_set_compact(struct mp_cset *s, const struct mp_ref_stride *shape);
+int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape);
 
 #endif

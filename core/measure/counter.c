@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/counter.h"
-#include "core/probes/probe.h"
+#include "core/probe.h"
 #include "core/seq/refstring.h"
 
 /* AMP 2.2: the overhead is read from "an array that has been read into the
@@ -26,14 +27,14 @@ static const enum mp_event miss_events[] = {
 	MP_EV_L1D_MISS, MP_EV_L2_MISS, MP_EV_L3_MISS, MP_EV_L4_MISS, MP_EV_DTLB1_MISS,
 	MP_EV_DTLB2_MISS,
 };
-#define NMISS (sizeof(miss_events) / sizeof(miss_events[0]))
+#define NMISS (MP_COUNT_OF(miss_events))
 
 const struct mp_counter_level mp_counter_levels[] = {
 	{ MP_EV_L1D_MISS, 1, false }, { MP_EV_L2_MISS, 2, false },
 	{ MP_EV_L3_MISS, 3, false },  { MP_EV_L4_MISS, 4, false },
 	{ MP_EV_DTLB1_MISS, 1, true }, { MP_EV_DTLB2_MISS, 2, true },
 };
-const unsigned mp_counter_nlevels = sizeof(mp_counter_levels) / sizeof(mp_counter_levels[0]);
+const unsigned mp_counter_nlevels = MP_COUNT_OF(mp_counter_levels);
 
 static const char *const event_names[MP_EV_COUNT] = {
 	[MP_EV_L1D_MISS] = "L1D miss", [MP_EV_L2_MISS] = "L2 miss", [MP_EV_L3_MISS] = "L3 miss",

@@ -19,7 +19,7 @@
 #ifndef MEMPROBE_CORE_MEASURE_COUNTER_H
 #define MEMPROBE_CORE_MEASURE_COUNTER_H
 
-#include "core/suite.h"
+#include "core/probe.h"
 
 /* AMP 2.2: "8 reliable votes" from 64 measurements. */
 #define MP_COUNTER_VOTES 8u

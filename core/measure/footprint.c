@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The C(k) response curve: grid, sweep, analysis and refinement (core/measure/footprint.h). */
 #include "core/measure/footprint.h"
-#include "core/probes/probe.h"
+#include "core/probe.h"
 #include "core/seq/refstring.h"
 
 struct ck_run {

@@ -69,34 +69,6 @@ enum mp_status mp_chase_min(struct mp_ctx *c, struct mp_chase *ch, double *ticks
 	return MP_OK;
 }
 
-double mp_ticks_to_cycles(const struct mp_platform *p, double ticks)
-{
-	if (p->core_hz == 0 || p->tick_hz == 0)
-		return mp_na_double();
-	return ticks * (double)p->core_hz / (double)p->tick_hz;
-}
-
-double mp_cycles_to_ns(const struct mp_platform *p, double cycles)
-{
-	if (p->core_hz == 0)
-		return mp_na_double();
-	return cycles * 1e9 / (double)p->core_hz;
-}
-
-double mp_ticks_to_ns(const struct mp_platform *p, double ticks)
-{
-	if (p->tick_hz == 0)
-		return mp_na_double();
-	return ticks * 1e9 / (double)p->tick_hz;
-}
-
-double mp_seconds_since(struct mp_platform *p, uint64_t t0)
-{
-	if (p->tick_hz == 0)
-		return mp_na_double();
-	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
-}
-
 /* One pass by the rule's `least` and `window` (mp_chase_pass: MP_MIN_PASSES's). */
 static enum mp_status pass_by(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
 			      double *ticks)

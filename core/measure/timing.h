@@ -11,7 +11,7 @@
 #ifndef MEMPROBE_CORE_MEASURE_TIMING_H
 #define MEMPROBE_CORE_MEASURE_TIMING_H
 
-#include "core/suite.h"
+#include "core/probe.h"
 
 /*
  * Runs without a new minimum before the minimum is accepted.  Cooper-Xu
@@ -200,13 +200,5 @@ bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
  * clock's jitter never repeats a pass to the tick.
  */
 #define MP_IDENTICAL_RUNS 8u
-
-/* Conversions; NaN when the platform does not know the clock. */
-double mp_ticks_to_cycles(const struct mp_platform *p, double ticks);
-double mp_cycles_to_ns(const struct mp_platform *p, double cycles);
-double mp_ticks_to_ns(const struct mp_platform *p, double ticks);
-
-/* Seconds since `t0` (a value of mp_now). */
-double mp_seconds_since(struct mp_platform *p, uint64_t t0);
 
 #endif

@@ -12,7 +12,6 @@
 #include "core/lib/str.h"
 #include "core/results/result.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Where each parameter lives in a cache or TLB record; -1: not there. */
 struct slot {

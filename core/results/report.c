@@ -6,6 +6,7 @@
  */
 #include <stddef.h>
 
+#include "core/lib/bits.h"
 #include "core/lib/str.h"
 #include "core/results/writers.h"
 
@@ -314,13 +315,13 @@ static const struct field cache_fields[] = {
 	{ "line", offsetof(struct mp_cache, line_bytes), false },
 	{ "ways", offsetof(struct mp_cache, ways), false },
 };
-#define NCACHE_FIELDS (sizeof(cache_fields) / sizeof(cache_fields[0]))
+#define NCACHE_FIELDS (MP_COUNT_OF(cache_fields))
 
 static const struct field tlb_fields[] = {
 	{ "entries", offsetof(struct mp_tlb, entries), false },
 	{ "ways", offsetof(struct mp_tlb, ways), false },
 };
-#define NTLB_FIELDS (sizeof(tlb_fields) / sizeof(tlb_fields[0]))
+#define NTLB_FIELDS (MP_COUNT_OF(tlb_fields))
 
 static int64_t field_of(const void *rec, const struct field *f)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The results model: "not available" initialisation, appending, names (core/results/result.h). */
+#include "core/lib/bits.h"
 #include "core/lib/str.h"
 #include "core/results/result.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 void mp_cache_init(struct mp_cache *c)
 {
@@ -163,33 +163,33 @@ const char *mp_kind_name(enum mp_kind k)
 {
 	static const char *const names[] = { "data", "instruction", "unified" };
 
-	return name_of(names, COUNT_OF(names), k);
+	return name_of(names, MP_COUNT_OF(names), k);
 }
 
 const char *mp_inclusion_name(enum mp_inclusion i)
 {
 	static const char *const names[] = { "inclusive", "exclusive", "non-inclusive" };
 
-	return name_of(names, COUNT_OF(names), i);
+	return name_of(names, MP_COUNT_OF(names), i);
 }
 
 const char *mp_replacement_name(enum mp_replacement r)
 {
 	static const char *const names[] = { "lru", "plru", "fifo", "random", "lru-like" };
 
-	return name_of(names, COUNT_OF(names), r);
+	return name_of(names, MP_COUNT_OF(names), r);
 }
 
 const char *mp_method_name(enum mp_method m)
 {
 	static const char *const names[] = { "timing", "counters", "both", "documented" };
 
-	return name_of(names, COUNT_OF(names), m);
+	return name_of(names, MP_COUNT_OF(names), m);
 }
 
 const char *mp_probe_status_name(enum mp_probe_status s)
 {
 	static const char *const names[] = { "ok", "unsupported", "failed", "skipped" };
 
-	return name_of(names, COUNT_OF(names), s);
+	return name_of(names, MP_COUNT_OF(names), s);
 }

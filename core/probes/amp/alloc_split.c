@@ -8,8 +8,8 @@
  * reaches the level (core/probes/amp/amp.h), and the code of 3.6 is aimed at the
  * same sets: the experiment costs a few hundred accesses at any capacity.
  */
+#include "core/probe.h"
 #include "core/probes/amp/amp.h"
-#include "core/probes/probe.h"
 
 /* Sets tried at once, so that the counts are dozens, not one. */
 #define POLICY_SETS 16u

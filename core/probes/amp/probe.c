@@ -9,7 +9,7 @@
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/probes/amp/amp.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /* What one level's votes decided, recorded once its type is known. */
 struct decided {

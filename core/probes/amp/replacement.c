@@ -10,6 +10,7 @@
  *   B: re-read 0 only                    LRU: 1     FIFO: 0   PLRU: tree
  * Several sets are tried at once, so that a count is more than 0 or 1.
  */
+#include "core/lib/bits.h"
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
@@ -100,7 +101,7 @@ static const struct {
 	{ MP_REPL_FIFO, fifo_victim },
 	{ MP_REPL_PLRU, plru_victim },
 };
-#define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
+#define NPOLICIES (MP_COUNT_OF(policies))
 
 /* ---- the experiment ---- */
 

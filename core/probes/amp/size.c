@@ -4,6 +4,7 @@
  * doubling, then 25% steps), refined to the exact footprint where misses
  * begin (the PAPI paper's "more refined search", section 3).
  */
+#include "core/lib/bits.h"
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
@@ -193,18 +194,9 @@ static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct 
 	return MP_OK;
 }
 
-static uint64_t pow2_floor(uint64_t v)
-{
-	uint64_t p = 1;
-
-	while (p <= v / 2)
-		p *= 2;
-	return p;
-}
-
 uint64_t amp_grid(const struct amp_level *l, uint64_t bytes)
 {
-	uint64_t g = pow2_floor(bytes) / GRID_DIVISOR;
+	uint64_t g = mp_pow2_floor(bytes) / GRID_DIVISOR;
 
 	return g > l->unit ? g - g % l->unit : l->unit;
 }

@@ -33,7 +33,7 @@ struct mp_geom {
 
 /* The level under test, and what lies above it. */
 struct mp_lower {
-	struct mp_cset cs;     /* baseline: <D, U>, every upper set overfilled */
+	struct mp_compact_set cs;     /* baseline: <D, U>, every upper set overfilled */
 	int32_t level;
 	uint64_t d;            /* X-Ray's S_old: the largest way size above */
 	uint64_t u;            /* lines per upper set: MP_COMPACT_OVERFILL x sum of upper ways */

@@ -20,8 +20,8 @@
  * between half the previous one and the previous one: a binary search
  * there.  When n stops halving, A = n - 1 and the way is the stride before.
  */
+#include "core/lib/bits.h"
 #include "core/probes/compact/compact.h"
-#include "core/probes/l1/l1.h"
 
 /*
  * Groups a set is split into at least, where they fit in a stride: with

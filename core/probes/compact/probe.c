@@ -12,12 +12,12 @@
  * large pages but not contiguously, strides stay within a page and a level
  * whose way is larger is left unmeasured, and said so.
  */
+#include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
 #include "core/probes/compact/compact.h"
-#include "core/probes/l1/l1.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /* Memory per level: the ladder's last sets reach twice the capacity
  * (A + 1 lines two ways apart), plus the groups; four times the effective
@@ -270,7 +270,7 @@ static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, in
 		.contiguous = true,
 	};
 	struct mp_geom *g = &up->g[i];
-	struct mp_cset small = lv->cs;
+	struct mp_compact_set small = lv->cs;
 	struct mp_mem big;
 	int st = mp_compact_inclusion(lv, g, inclusive_between(up, i), why);
 
@@ -325,7 +325,7 @@ static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, i
 /* What an L1 hit costs, for the TLB twins (core/measure/compact_set.h). */
 static enum mp_status l1_hit(struct mp_ctx *c, struct mp_mem *m, double *ticks)
 {
-	struct mp_cset s;
+	struct mp_compact_set s;
 
 	mp_compact_set_init(&s, c, m, "compact", mp_ref_xray(COMPACT_L1_STRIDE, COMPACT_L1_N));
 	for (int k = 0; k < 3; k++)

@@ -21,6 +21,7 @@
  *      the next set and G hits again (they step o a word at a time; the
  *      first hit is at o = line either way, and lines are powers of two).
  */
+#include "core/lib/bits.h"
 #include "core/probes/l1/l1.h"
 
 /* Cooper-Xu's search bounds for the L1 (3.2): 1 KB to 4 MB. */
@@ -35,7 +36,7 @@
 #define GAP_MAX_OFFSET 4096u
 
 /* 1: G misses at L1, 0: it hits, -1: not timed. */
-static int misses(struct mp_cset *s, uint64_t n, uint64_t k, uint64_t o)
+static int misses(struct mp_compact_set *s, uint64_t n, uint64_t k, uint64_t o)
 {
 	struct mp_ref_stride g = mp_ref_gap(n, k, o);
 	int c = mp_compact_set_compact(s, &g);
@@ -44,7 +45,7 @@ static int misses(struct mp_cset *s, uint64_t n, uint64_t k, uint64_t o)
 }
 
 /* Loop 1 for one MaxAssoc: the capacity bound, 0 when no gap misses. */
-static int capacity_bound(struct mp_cset *s, uint64_t assoc, uint64_t *cap)
+static int capacity_bound(struct mp_compact_set *s, uint64_t assoc, uint64_t *cap)
 {
 	uint64_t k = GAP_LB / assoc < GAP_WORD ? GAP_WORD : GAP_LB / assoc;
 
@@ -60,7 +61,7 @@ static int capacity_bound(struct mp_cset *s, uint64_t assoc, uint64_t *cap)
 	return 0;
 }
 
-static int find_capacity(struct mp_cset *s, uint64_t *assoc, uint64_t *cap)
+static int find_capacity(struct mp_compact_set *s, uint64_t *assoc, uint64_t *cap)
 {
 	for (*assoc = GAP_MAX_ASSOC; *assoc <= GAP_MAX_ASSOC_LIMIT; *assoc *= 2) {
 		int m = capacity_bound(s, *assoc, cap);
@@ -72,7 +73,7 @@ static int find_capacity(struct mp_cset *s, uint64_t *assoc, uint64_t *cap)
 }
 
 /* Largest n in [lo, hi] for which G(n, k, 0) hits; G(lo, k, 0) hits. */
-static int largest_hit(struct mp_cset *s, uint64_t lo, uint64_t hi, uint64_t k, uint64_t *n)
+static int largest_hit(struct mp_compact_set *s, uint64_t lo, uint64_t hi, uint64_t k, uint64_t *n)
 {
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -90,7 +91,7 @@ static int largest_hit(struct mp_cset *s, uint64_t lo, uint64_t hi, uint64_t k, 
 }
 
 /* Loop 2 and its refinement: the ways, given the capacity bound. */
-static int find_ways(struct mp_cset *s, uint64_t assoc, uint64_t cap, uint64_t *ways)
+static int find_ways(struct mp_compact_set *s, uint64_t assoc, uint64_t cap, uint64_t *ways)
 {
 	for (uint64_t m = assoc / 2; m >= 1; m /= 2) {
 		int miss = misses(s, m + 1, cap / m, 0);
@@ -105,7 +106,7 @@ static int find_ways(struct mp_cset *s, uint64_t assoc, uint64_t cap, uint64_t *
 }
 
 /* Step 3: the exact capacity; 0 when the two confirming runs disagree. */
-static int exact_capacity(struct mp_cset *s, uint64_t cap, uint64_t ways, uint64_t *way)
+static int exact_capacity(struct mp_compact_set *s, uint64_t cap, uint64_t ways, uint64_t *way)
 {
 	int over, under = 0;
 
@@ -119,7 +120,7 @@ static int exact_capacity(struct mp_cset *s, uint64_t cap, uint64_t ways, uint64
 }
 
 /* Loop 3: the line, 0 when no offset below the way brings G back to hits. */
-static int find_line(struct mp_cset *s, uint64_t ways, uint64_t way, uint64_t *line)
+static int find_line(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t *line)
 {
 	for (uint64_t o = GAP_WORD; o < way && o <= GAP_MAX_OFFSET; o *= 2) {
 		int m = misses(s, ways + 1, way, o);
@@ -138,7 +139,7 @@ static int fail(struct mp_l1_found *out, int st, const char *why)
 	return st < 0 ? -1 : 0;
 }
 
-int mp_l1_gap(struct mp_cset *s, struct mp_l1_found *out)
+int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out)
 {
 	uint64_t assoc, cap, ways, way, line;
 	int st;

@@ -18,18 +18,8 @@ struct mp_l1_found {
 	const char *why;       /* NULL when every value was found */
 };
 
-/* Largest power of two <= x (x >= 1). */
-static inline uint64_t mp_pow2_floor(uint64_t x)
-{
-	uint64_t p = 1;
-
-	while (p <= x / 2)
-		p *= 2;
-	return p;
-}
-
 /* 0: done (see out->why); -1: the platform failed a run. */
-int mp_l1_gap(struct mp_cset *s, struct mp_l1_found *out);
-int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out);
+int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out);
+int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out);
 
 #endif

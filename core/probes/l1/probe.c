@@ -10,7 +10,7 @@
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
 #include "core/probes/l1/l1.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /*
  * Memory for the L1 tests: Cooper-Xu's gap strings reach their upper bound
@@ -104,7 +104,7 @@ static void report(struct mp_ctx *c, const struct mp_l1_found *x, const struct m
 	mp_strlcpy(c->self->message, text, sizeof(c->self->message));
 }
 
-static void run(struct mp_ctx *c, struct mp_cset *s)
+static void run(struct mp_ctx *c, struct mp_compact_set *s)
 {
 	struct mp_l1_found x, g;
 
@@ -129,7 +129,7 @@ static void run(struct mp_ctx *c, struct mp_cset *s)
 
 void mp_probe_l1(struct mp_ctx *c)
 {
-	struct mp_cset s;
+	struct mp_compact_set s;
 	struct mp_mem m;
 
 	if (mp_probe_alloc_contig(c, L1_ARENA_BYTES, &m) != MP_OK)

@@ -25,7 +25,7 @@
 #define XRAY_WORD 8u
 
 /* 1: <S, n> not compact, 0: compact, -1: not timed. */
-static int spills(struct mp_cset *s, uint64_t stride, uint64_t n)
+static int spills(struct mp_compact_set *s, uint64_t stride, uint64_t n)
 {
 	struct mp_ref_stride x = mp_ref_xray(stride, n);
 	int c = mp_compact_set_compact(s, &x);
@@ -34,7 +34,7 @@ static int spills(struct mp_cset *s, uint64_t stride, uint64_t n)
 }
 
 /* Smallest n in (lo, hi] that spills; lo does not, hi does. */
-static int smallest_spill(struct mp_cset *s, uint64_t stride, uint64_t lo, uint64_t hi,
+static int smallest_spill(struct mp_compact_set *s, uint64_t stride, uint64_t lo, uint64_t hi,
 			  uint64_t *n)
 {
 	while (hi - lo > 1) {
@@ -53,7 +53,7 @@ static int smallest_spill(struct mp_cset *s, uint64_t stride, uint64_t lo, uint6
 }
 
 /* Figure 8's first loop: n doubles (from 2: one word always fits) until <S, n> spills. */
-static int first_spill(struct mp_cset *s, uint64_t stride, uint64_t *n)
+static int first_spill(struct mp_compact_set *s, uint64_t stride, uint64_t *n)
 {
 	for (uint64_t k = 2; k <= MP_COMPACT_SET_MAX_ELEMS; k *= 2) {
 		int m = spills(s, stride, k);
@@ -67,7 +67,7 @@ static int first_spill(struct mp_cset *s, uint64_t stride, uint64_t *n)
 }
 
 /* Figure 8's second loop; 1 when the ladder ran out before n settled. */
-static int ladder(struct mp_cset *s, uint64_t *ways, uint64_t *way)
+static int ladder(struct mp_compact_set *s, uint64_t *ways, uint64_t *way)
 {
 	uint64_t stride = XRAY_S0, n, old;
 	int st = first_spill(s, stride, &n);
@@ -89,7 +89,7 @@ static int ladder(struct mp_cset *s, uint64_t *ways, uint64_t *way)
 }
 
 /* Figure 10: 0 when no b below the way made the set compact. */
-static int block(struct mp_cset *s, uint64_t ways, uint64_t way, uint64_t *line)
+static int block(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t *line)
 {
 	for (uint64_t b = XRAY_WORD; b < way; b *= 2) {
 		struct mp_ref_stride x = mp_ref_xray_block(way, ways, b);
@@ -112,7 +112,7 @@ static int block(struct mp_cset *s, uint64_t ways, uint64_t way, uint64_t *line)
  */
 #define XRAY_VERIFY_ROUNDS 2u
 
-static int verify(struct mp_cset *s, uint64_t ways, uint64_t way)
+static int verify(struct mp_compact_set *s, uint64_t ways, uint64_t way)
 {
 	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
 		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
@@ -130,7 +130,7 @@ static int verify(struct mp_cset *s, uint64_t ways, uint64_t way)
 	return 1;
 }
 
-int mp_l1_xray(struct mp_cset *s, struct mp_l1_found *out)
+int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 {
 	uint64_t ways = 0, way = 0, line;
 	int st;

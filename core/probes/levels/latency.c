@@ -6,7 +6,7 @@
  * "levels" probe runs the same sweep over the whole hierarchy.
  */
 #include "core/measure/footprint.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /*
  * The curve runs to LATENCY_TOP_FACTOR times the documented L1 data cache

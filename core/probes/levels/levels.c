@@ -12,7 +12,7 @@
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/footprint.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /*
  * Sweep range.  The curve must run on past the last cache level to show

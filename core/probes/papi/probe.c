@@ -10,7 +10,7 @@
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/probes/papi/papi.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 
 /* Other places in the array where the capacities are measured again when
  * the memory is not physically contiguous (from its middle, a quarter in). */

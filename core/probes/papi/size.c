@@ -11,6 +11,7 @@
  * add hits, and the elements come in shuffled order, so that no prefetcher
  * hides a miss.
  */
+#include "core/lib/bits.h"
 #include "core/probes/papi/papi.h"
 #include "core/seq/refstring.h"
 
@@ -118,11 +119,7 @@ static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsig
 
 static uint64_t grid(const struct papi *p, uint64_t bytes)
 {
-	uint64_t g = 1;
-
-	while (g <= bytes / 2)
-		g *= 2;
-	g /= GRID_DIVISOR;
+	uint64_t g = mp_pow2_floor(bytes) / GRID_DIVISOR;
 	return g > p->elem ? g - g % p->elem : p->elem;
 }
 

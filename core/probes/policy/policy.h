@@ -7,7 +7,7 @@
 #define MEMPROBE_CORE_PROBES_POLICY_POLICY_H
 
 #include "core/lib/rng.h"
-#include "core/suite.h"
+#include "core/probe.h"
 
 /*
  * A line's state after an experiment, from the time of a probe: hit

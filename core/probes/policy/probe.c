@@ -16,7 +16,7 @@
 #include "core/lib/buf.h"
 #include "core/measure/timing.h"
 #include "core/probes/policy/policy.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 #include "core/seq/refstring.h"
 
 /* Passes of the write test; the minimum is kept (AMP 2.2: the minimum of 8 measurements). */

@@ -14,7 +14,7 @@
 #include "core/measure/footprint.h"
 #include "core/measure/steps.h"
 #include "core/measure/timing.h"
-#include "core/probes/probe.h"
+#include "core/probes/probes.h"
 #include "core/probes/tlb/tlb.h"
 
 /* Smallest string of the sweep (Cooper-Xu start their TLB sweep at a few pages). */

@@ -6,8 +6,8 @@
 #ifndef MEMPROBE_CORE_PROBES_TLB_TLB_H
 #define MEMPROBE_CORE_PROBES_TLB_TLB_H
 
+#include "core/probe.h"
 #include "core/seq/refstring.h"
-#include "core/suite.h"
 
 /*
  * A compact-set test (X-Ray 4.2) on a TLB: a string is "compact" for the

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* The probes, and the helpers they share. */
-#ifndef MEMPROBE_CORE_PROBES_PROBE_H
-#define MEMPROBE_CORE_PROBES_PROBE_H
+/*
+ * What a probe works with (struct mp_ctx: the platform, the configuration,
+ * the result it fills and its own status record), and the helpers every
+ * probe and measurement discipline uses on it.  Everything below the suite
+ * (measure/, probes/) takes this and nothing of the suite itself.
+ */
+#ifndef MEMPROBE_CORE_PROBE_H
+#define MEMPROBE_CORE_PROBE_H
 
-#include "core/suite.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/results/result.h"
 
-/* Probe entry points (their table is in core/suite.c). */
-void mp_probe_latency(struct mp_ctx *c);
-void mp_probe_amp(struct mp_ctx *c);
-void mp_probe_papi(struct mp_ctx *c);
-void mp_probe_l1(struct mp_ctx *c);
-void mp_probe_compact(struct mp_ctx *c);
-void mp_probe_levels(struct mp_ctx *c);
-void mp_probe_tlb(struct mp_ctx *c);
-void mp_probe_policy(struct mp_ctx *c);
+struct mp_ctx {
+	struct mp_platform *p;
+	const struct mp_config *cfg;
+	struct mp_result *r;
+	struct mp_probe *self;       /* this probe's record: status and message */
+};
+
+typedef void (*mp_probe_fn)(struct mp_ctx *ctx);
 
 /*
  * Allocate probe memory; on failure the probe is marked failed with a
@@ -37,5 +43,14 @@ void mp_probe_unsupported(struct mp_ctx *c, const char *why);
 /* Times in a curve: cycles where the platform knows its core clock, else ns. */
 const char *mp_probe_time_unit(const struct mp_ctx *c);
 double mp_probe_time(const struct mp_ctx *c, double ticks);
+
+/* Conversions; NaN when the platform does not know the clock. */
+double mp_ticks_to_cycles(const struct mp_platform *p, double ticks);
+double mp_cycles_to_ns(const struct mp_platform *p, double cycles);
+double mp_ticks_to_ns(const struct mp_platform *p, double ticks);
+
+/* Seconds since `t0` (a value of mp_now). */
+double mp_seconds_since(struct mp_platform *p, uint64_t t0);
+
 
 #endif

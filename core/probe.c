@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
-#include "core/measure/timing.h"
-#include "core/probes/probe.h"
+#include "core/probe.h"
 
 static void set_status(struct mp_ctx *c, enum mp_probe_status st, const char *why)
 {
@@ -59,4 +58,32 @@ const char *mp_probe_time_unit(const struct mp_ctx *c)
 double mp_probe_time(const struct mp_ctx *c, double ticks)
 {
 	return c->p->core_hz ? mp_ticks_to_cycles(c->p, ticks) : mp_ticks_to_ns(c->p, ticks);
+}
+
+double mp_ticks_to_cycles(const struct mp_platform *p, double ticks)
+{
+	if (p->core_hz == 0 || p->tick_hz == 0)
+		return mp_na_double();
+	return ticks * (double)p->core_hz / (double)p->tick_hz;
+}
+
+double mp_cycles_to_ns(const struct mp_platform *p, double cycles)
+{
+	if (p->core_hz == 0)
+		return mp_na_double();
+	return cycles * 1e9 / (double)p->core_hz;
+}
+
+double mp_ticks_to_ns(const struct mp_platform *p, double ticks)
+{
+	if (p->tick_hz == 0)
+		return mp_na_double();
+	return ticks * 1e9 / (double)p->tick_hz;
+}
+
+double mp_seconds_since(struct mp_platform *p, uint64_t t0)
+{
+	if (p->tick_hz == 0)
+		return mp_na_double();
+	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
 }
