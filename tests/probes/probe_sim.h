@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "core/config.h"
-#include "core/probe.h"
+#include "core/probes/probes.h"
 #include "core/suite.h"
 #include "platform/sim/platform.h"
 #include "tests/check.h"
