@@ -10,7 +10,7 @@
 #include "tests/check.h"
 
 #define SIM "build/memprobe-sim"
-#define TMP "/tmp/memprobe-sim-command-test"
+#define TMP "build/tests/tmp/sim-command"
 
 /* Run a shell command; its stdout and stderr together into out. */
 static int sh(const char *cmd, char *out, size_t len)
