@@ -139,6 +139,18 @@ struct mp_counter_level {
 extern const struct mp_counter_level mp_counter_levels[];
 extern const unsigned mp_counter_nlevels;
 
+/*
+ * A counter probe's frame, shared by AMP and PAPI: open the counters (the
+ * probe is unsupported where the platform counts no miss event), measure
+ * the caches on the cache array (mp_counter_array), then the data TLBs on
+ * an array of each page size the platform maps (mp_counter_array_pages),
+ * close, and say in the probe's message how many levels were measured.
+ * `measure` gets the array in *array and returns the levels it measured.
+ */
+typedef unsigned (*mp_counter_levels_fn)(void *probe, bool tlb, enum mp_page page);
+void mp_counter_probe(struct mp_counter *k, struct mp_ctx *c, struct mp_mem *array,
+		      mp_counter_levels_fn measure, void *probe);
+
 /* Is the event counted and sane? */
 static inline bool mp_counter_has(const struct mp_counter *k, enum mp_event e)
 {

@@ -255,3 +255,21 @@ enum mp_status mp_footprint_memory(struct mp_ctx *c, struct mp_mem *m, const str
 	}
 	return MP_OK;
 }
+
+/* A line length a chase can use: a power of two from 16 bytes to a page. */
+static bool usable_line(const struct mp_cache *c)
+{
+	return c && c->line_bytes >= 16 && c->line_bytes <= 4096;
+}
+
+uint64_t mp_footprint_l1_line(struct mp_result *r)
+{
+	const struct mp_cache *l1 = mp_result_find_cache(r, 1, MP_KIND_DATA);
+	const struct mp_cache *d = mp_result_documented_cache(r, 1);
+
+	if (usable_line(l1))
+		return (uint64_t)l1->line_bytes;
+	if (usable_line(d))
+		return (uint64_t)d->line_bytes;
+	return MP_FOOTPRINT_DEFAULT_LINE;
+}

@@ -23,6 +23,14 @@
  * smallest line of the modelled and the x86 caches.
  */
 #define MP_FOOTPRINT_DEFAULT_LINE 64u
+
+/*
+ * Element spacing on the L1's line: as the "l1" probe measured it, else as
+ * documented, else MP_FOOTPRINT_DEFAULT_LINE.  A longer spacing than the
+ * L1's line would leave sets of it unused, and strings the L1 should hold
+ * would not fit.
+ */
+uint64_t mp_footprint_l1_line(struct mp_result *r);
 /*
  * Footprints: Cooper-Xu's sample points, each power of two with three
  * points evenly spaced before the next (2^k x 1, 1.25, 1.5, 1.75).  They

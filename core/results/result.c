@@ -153,6 +153,17 @@ struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum m
 	return NULL;
 }
 
+const struct mp_cache *mp_result_documented_cache(const struct mp_result *r, int32_t level)
+{
+	for (int32_t i = 0; i < mp_count(r->documented.ncaches, MP_MAX_CACHES); i++) {
+		const struct mp_cache *d = &r->documented.caches[i];
+
+		if (d->level == level && d->type != MP_KIND_INSTRUCTION)
+			return d;
+	}
+	return NULL;
+}
+
 /* names[v] for 0 <= v < n, else NULL: *_UNKNOWN has no name (written as null / "-"). */
 static const char *name_of(const char *const *names, unsigned n, int v)
 {

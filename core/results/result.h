@@ -232,6 +232,9 @@ void mp_result_add_note(struct mp_result *r, const char *text);
 /* Find the measured cache of a level and type, or NULL. */
 struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type);
 
+/* The documented data or unified cache of a level (the first listed), or NULL. */
+const struct mp_cache *mp_result_documented_cache(const struct mp_result *r, int32_t level);
+
 /* Names used by every writer; NULL for *_UNKNOWN or a value out of range. */
 const char *mp_kind_name(enum mp_kind k);
 const char *mp_inclusion_name(enum mp_inclusion i);

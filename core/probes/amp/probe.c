@@ -174,9 +174,13 @@ static void pass_down(const struct amp_level *l, struct amp_above *up)
 	up->ev = l->ev;
 }
 
-/* The levels of one kind (caches, or the TLBs of one page size), top down. */
-static unsigned measure_levels(struct amp *a, bool tlb, enum mp_page page)
+static struct amp amp;
+
+/* The levels of one kind, top down: the caches, or the TLBs of one page size
+ * (an mp_counter_levels_fn). */
+static unsigned measure_levels(void *probe, bool tlb, enum mp_page page)
 {
+	struct amp *a = probe;
 	struct amp_above up = { 0, 0, 0, MP_EV_COUNT };
 	unsigned done = 0;
 
@@ -195,55 +199,11 @@ static unsigned measure_levels(struct amp *a, bool tlb, enum mp_page page)
 	return done;
 }
 
-static unsigned measure_caches(struct amp *a)
-{
-	unsigned n;
-
-	if (!(a->k.events & MP_COUNTER_CACHE_EVENTS) || mp_counter_array(&a->k, &a->mem) != MP_OK)
-		return 0;
-	n = measure_levels(a, false, MP_PAGE_2M);
-	a->c->p->ops->mem_free(a->c->p, &a->mem);
-	return n;
-}
-
-/* The data TLBs for each page size the platform maps. */
-static unsigned measure_tlbs(struct amp *a)
-{
-	uint64_t seen[MP_COUNTER_PAGE_KINDS];
-	unsigned n = 0, nseen = 0;
-
-	for (unsigned i = 0; i < MP_COUNTER_PAGE_KINDS && (a->k.events & MP_COUNTER_TLB_EVENTS); i++) {
-		if (!mp_counter_array_pages(&a->k, i, seen, nseen, &a->mem))
-			continue;
-		seen[nseen++] = a->mem.page_bytes;
-		n += measure_levels(a, true, mp_counter_page_kind(i));
-		a->c->p->ops->mem_free(a->c->p, &a->mem);
-	}
-	return n;
-}
-
-static struct amp amp;
 
 void mp_probe_amp(struct mp_ctx *c)
 {
-	struct amp *a = &amp;
-	enum mp_status st;
-	unsigned caches, tlbs;
-
-	mp_memset(a, 0, sizeof(*a));
-	a->c = c;
-	mp_rng_seed(&a->g, c->cfg->seed);
-	st = mp_counter_open(&a->k, c);
-	if (st == MP_UNSUPPORTED)
-		return mp_probe_unsupported(c, "the platform counts no cache or TLB miss "
-					       "events; only timing measures here");
-	if (st != MP_OK)
-		return mp_probe_fail(c, "the counters could not be set up");
-	caches = measure_caches(a);
-	tlbs = measure_tlbs(a);
-	mp_counter_close(&a->k);
-	if (c->self->status == MP_PROBE_OK)
-		mp_snprintf(c->self->message, sizeof(c->self->message),
-			    "%u cache and %u TLB levels, %llu counted runs", caches, tlbs,
-			    (unsigned long long)a->k.counted);
+	mp_memset(&amp, 0, sizeof(amp));
+	amp.c = c;
+	mp_rng_seed(&amp.g, c->cfg->seed);
+	mp_counter_probe(&amp.k, c, &amp.mem, measure_levels, &amp);
 }

@@ -4,7 +4,7 @@
  * doubling, then 25% steps), refined to the exact footprint where misses
  * begin (the PAPI paper's "more refined search", section 3).
  */
-#include "core/lib/bits.h"
+#include "core/measure/capacity.h"
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
@@ -37,11 +37,6 @@
  * LRU cache of n lines misses at k (w + 1) / n, so the boundary is found to
  * within n / 1024 (w + 1) lines, well inside the grid below. */
 #define CLEAN_DIVISOR 1024u
-/* A capacity is ways x sets x line with sets a power of two and ways below
- * 128, so a multiple of 1/64 of the largest power of two not above it: the
- * refinement stops at a quarter of that grid and rounds to it. */
-#define GRID_DIVISOR 64u
-#define GRID_STOP 4u
 
 uint64_t amp_pow2_round(double x)
 {
@@ -148,8 +143,7 @@ void amp_weakest(struct mp_counter_tally *acc, const struct mp_counter_tally *t)
 
 /* What the footprints tried so far say: the largest that fit, the smallest that did not. */
 struct search {
-	uint64_t clean;
-	uint64_t dirty;
+	struct mp_capacity cap;
 	struct mp_counter_tally sure;    /* the least sure decision */
 };
 
@@ -187,36 +181,31 @@ static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct 
 		return st;
 	amp_weakest(&s->sure, &t);
 	*fails = t.value == FAILS;
-	if (t.value == FITS && bytes > s->clean)
-		s->clean = bytes;
-	if (t.value != FITS && bytes < s->dirty)
-		s->dirty = bytes;
+	if (t.value == FITS && bytes > s->cap.clean)
+		s->cap.clean = bytes;
+	if (t.value != FITS && bytes < s->cap.dirty)
+		s->cap.dirty = bytes;
 	return MP_OK;
 }
 
 uint64_t amp_grid(const struct amp_level *l, uint64_t bytes)
 {
-	uint64_t g = mp_pow2_floor(bytes) / GRID_DIVISOR;
-
-	return g > l->unit ? g - g % l->unit : l->unit;
+	return mp_capacity_grid(bytes, l->unit);
 }
 
-/* Bisect between the largest clean and the smallest dirty footprint, then round to the grid. */
-static enum mp_status refine(struct amp_level *l, struct search *s, int64_t *value)
+struct refinement {
+	struct amp_level *l;
+	struct search *s;
+};
+
+/* One footprint of the refinement (an mp_capacity_try_fn). */
+static enum mp_status try_one(void *arg, struct mp_capacity *cap, uint64_t bytes)
 {
-	enum mp_status st = MP_OK;
+	struct refinement *rf = arg;
 	bool fails;
-	uint64_t g;
 
-	while (st == MP_OK && s->dirty - s->clean > amp_grid(l, s->clean) / GRID_STOP &&
-	       s->dirty - s->clean > l->unit) {
-		uint64_t mid = (s->clean + s->dirty) / 2;
-
-		st = try_footprint(l, mid - mid % l->unit, s, &fails);
-	}
-	g = amp_grid(l, s->clean);
-	*value = (int64_t)((s->clean + g / 2) / g * g);
-	return st;
+	(void)cap;      /* rf->s->cap itself */
+	return try_footprint(rf->l, bytes, rf->s, &fails);
 }
 
 static uint64_t first_hypothesis(const struct amp_level *l)
@@ -247,7 +236,9 @@ static enum mp_status double_up(struct amp_level *l, struct search *s, uint64_t 
 
 enum mp_status amp_boundary(struct amp_level *l, struct mp_counter_tally *t)
 {
-	struct search s = { 0, UINT64_MAX, { 0, 0, 0 } };
+	struct search s = { { 0, UINT64_MAX, l->unit }, { 0, 0, 0 } };
+	struct refinement rf = { l, &s };
+	uint64_t size;
 	uint64_t pass, fail;
 	bool fails = false;
 	enum mp_status st = double_up(l, &s, &pass, &fail);
@@ -261,9 +252,10 @@ enum mp_status amp_boundary(struct amp_level *l, struct mp_counter_tally *t)
 	t->value = MP_NA;
 	if (st != MP_OK || !fail)
 		return st;
-	if (s.clean == 0 || s.dirty == UINT64_MAX)
+	if (s.cap.clean == 0 || s.cap.dirty == UINT64_MAX)
 		return t->value = (int64_t)pass, MP_OK;
-	st = refine(l, &s, &t->value);
+	st = mp_capacity_refine(&s.cap, try_one, &rf, &size);
+	t->value = (int64_t)size;
 	t->votes = s.sure.votes;
 	t->of = s.sure.of;
 	return st;

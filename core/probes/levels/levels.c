@@ -77,30 +77,6 @@ static uint64_t sweep_top(const struct mp_ctx *c)
 	return top < arena_top(c) ? top : arena_top(c);
 }
 
-static const struct mp_cache *documented_level(const struct mp_result *r, int32_t level)
-{
-	for (int32_t i = 0; i < r->documented.ncaches && i < MP_MAX_CACHES; i++) {
-		const struct mp_cache *d = &r->documented.caches[i];
-
-		if (d->level == level && d->type != MP_KIND_INSTRUCTION)
-			return d;
-	}
-	return NULL;
-}
-
-/* Element spacing: the L1 line the "l1" probe found, else the documented one, else the default. */
-static uint64_t element_bytes(struct mp_ctx *c)
-{
-	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
-	const struct mp_cache *d = documented_level(c->r, 1);
-
-	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
-		return (uint64_t)l1->line_bytes;
-	if (d && d->line_bytes >= 16 && d->line_bytes <= 4096)
-		return (uint64_t)d->line_bytes;
-	return MP_FOOTPRINT_DEFAULT_LINE;
-}
-
 /* The longest documented line of a data or unified level, at least `line`. */
 static uint64_t longest_line(const struct mp_result *r, uint64_t line)
 {
@@ -118,7 +94,7 @@ static uint64_t longest_line(const struct mp_result *r, uint64_t line)
  * LEVELS_FINE_DEFAULT) use the L1's line (core/measure/footprint.h). */
 static uint64_t fine_upto(const struct mp_result *r)
 {
-	const struct mp_cache *d = documented_level(r, 1);
+	const struct mp_cache *d = mp_result_documented_cache(r, 1);
 
 	return d && d->size_bytes > 0 ? (uint64_t)d->size_bytes * LEVELS_FINE_FACTOR
 				      : LEVELS_FINE_DEFAULT;
@@ -144,7 +120,7 @@ static struct mp_cache *level_record(struct mp_result *r, int32_t level)
 
 static void note_far_below(struct mp_ctx *c, int32_t level, uint64_t eff)
 {
-	const struct mp_cache *d = documented_level(c->r, level);
+	const struct mp_cache *d = mp_result_documented_cache(c->r, level);
 	char text[MP_TEXT_LEN];
 	struct mp_buf b;
 
@@ -327,7 +303,7 @@ void mp_probe_levels(struct mp_ctx *c)
 	struct mp_mem m;
 
 	k.n = 0;
-	k.fine_line = element_bytes(c);
+	k.fine_line = mp_footprint_l1_line(c->r);
 	k.line = longest_line(c->r, k.fine_line);
 	k.fine_upto = fine_upto(c->r);
 	k.cold_above = documented_total(c->r) * LEVELS_COLD_PERCENT / 100u;

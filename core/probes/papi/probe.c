@@ -144,12 +144,18 @@ static enum mp_status frames_agree(struct papi *p, struct papi_level *lv, unsign
 	return st;
 }
 
-/* cacheBlock for the units, cacheSize for all, cacheBlock again for the ways. */
-static unsigned measure(struct papi *p, bool tlb)
+/*
+ * The caches, or the TLBs of the array's page (an mp_counter_levels_fn):
+ * cacheBlock for the units, cacheSize for all, cacheBlock again for the ways.
+ */
+static unsigned measure(void *probe, bool tlb, enum mp_page page)
 {
+	struct papi *p = probe;
 	struct papi_level lv[PAPI_MAX_LEVELS];
 	unsigned n = levels_of(p, tlb, lv), done = 0;
 	enum mp_status st = MP_OK;
+
+	(void)page;
 
 	p->elem = tlb ? p->mem.page_bytes : 0;
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
@@ -175,44 +181,10 @@ static unsigned measure(struct papi *p, bool tlb)
 	return done;
 }
 
-static unsigned measure_tlbs(struct papi *p)
-{
-	uint64_t seen[MP_COUNTER_PAGE_KINDS];
-	unsigned n = 0, nseen = 0;
-
-	for (unsigned i = 0; i < MP_COUNTER_PAGE_KINDS && (p->k.events & MP_COUNTER_TLB_EVENTS); i++) {
-		if (!mp_counter_array_pages(&p->k, i, seen, nseen, &p->mem))
-			continue;
-		seen[nseen++] = p->mem.page_bytes;
-		n += measure(p, true);
-		p->c->p->ops->mem_free(p->c->p, &p->mem);
-	}
-	return n;
-}
-
 void mp_probe_papi(struct mp_ctx *c)
 {
-	struct papi *p = &papi;
-	unsigned caches = 0, tlbs;
-	enum mp_status st;
-
-	mp_memset(p, 0, sizeof(*p));
-	p->c = c;
-	mp_rng_seed(&p->g, c->cfg->seed);
-	st = mp_counter_open(&p->k, c);
-	if (st == MP_UNSUPPORTED)
-		return mp_probe_unsupported(c, "the platform counts no cache or TLB miss "
-					       "events; only timing measures here");
-	if (st != MP_OK)
-		return mp_probe_fail(c, "the counters could not be set up");
-	if ((p->k.events & MP_COUNTER_CACHE_EVENTS) && mp_counter_array(&p->k, &p->mem) == MP_OK) {
-		caches = measure(p, false);
-		c->p->ops->mem_free(c->p, &p->mem);
-	}
-	tlbs = measure_tlbs(p);
-	mp_counter_close(&p->k);
-	if (c->self->status == MP_PROBE_OK)
-		mp_snprintf(c->self->message, sizeof(c->self->message),
-			    "%u cache and %u TLB levels, %llu counted runs", caches, tlbs,
-			    (unsigned long long)p->k.counted);
+	mp_memset(&papi, 0, sizeof(papi));
+	papi.c = c;
+	mp_rng_seed(&papi.g, c->cfg->seed);
+	mp_counter_probe(&papi.k, c, &papi.mem, measure, &papi);
 }

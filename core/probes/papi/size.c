@@ -11,7 +11,7 @@
  * add hits, and the elements come in shuffled order, so that no prefetcher
  * hides a miss.
  */
-#include "core/lib/bits.h"
+#include "core/measure/capacity.h"
 #include "core/probes/papi/papi.h"
 #include "core/seq/refstring.h"
 
@@ -20,11 +20,6 @@
 #define SIZE_STEPS 4096u
 /* A footprint fits a level while at most 1/1024 of its accesses miss there. */
 #define CLEAN_DIVISOR 1024u
-/* Capacities are multiples of 1/64 of the largest power of two below them
- * (ways x sets x line, sets a power of two, ways below 128); the search
- * stops at a quarter of that and rounds. */
-#define GRID_DIVISOR 64u
-#define GRID_STOP 4u
 
 struct footprint {
 	struct papi *p;
@@ -117,26 +112,29 @@ static enum mp_status try_footprint(struct papi *p, struct papi_level *lv, unsig
 	return st;
 }
 
-static uint64_t grid(const struct papi *p, uint64_t bytes)
+struct refinement {
+	struct papi *p;
+	struct papi_level *l;
+};
+
+/* One footprint of the refinement (an mp_capacity_try_fn). */
+static enum mp_status try_one(void *arg, struct mp_capacity *s, uint64_t bytes)
 {
-	uint64_t g = mp_pow2_floor(bytes) / GRID_DIVISOR;
-	return g > p->elem ? g - g % p->elem : p->elem;
+	struct refinement *rf = arg;
+	enum mp_status st = try_footprint(rf->p, rf->l, 1, bytes, NULL);
+
+	s->clean = rf->l->clean;
+	s->dirty = rf->l->dirty;
+	return st;
 }
 
 /* Bisect one level between its largest clean and smallest dirty footprint. */
 static enum mp_status refine(struct papi *p, struct papi_level *l)
 {
-	enum mp_status st = MP_OK;
-	uint64_t g;
+	struct mp_capacity s = { .clean = l->clean, .dirty = l->dirty, .unit = p->elem };
+	struct refinement rf = { p, l };
+	enum mp_status st = mp_capacity_refine(&s, try_one, &rf, &l->size);
 
-	while (st == MP_OK && l->dirty - l->clean > grid(p, l->clean) / GRID_STOP &&
-	       l->dirty - l->clean > p->elem) {
-		uint64_t mid = (l->clean + l->dirty) / 2;
-
-		st = try_footprint(p, l, 1, mid - mid % p->elem, NULL);
-	}
-	g = grid(p, l->clean);
-	l->size = (l->clean + g / 2) / g * g;
 	l->sure[0] = (struct mp_counter_tally){ (int64_t)l->size, 1, 1 };
 	return st;
 }

@@ -118,17 +118,6 @@ static void note_level(struct mp_ctx *c, int32_t level, const char *what)
 	mp_result_add_note(c->r, text);
 }
 
-static const struct mp_cache *documented(const struct mp_result *r, int32_t level)
-{
-	for (int32_t i = 0; i < r->documented.ncaches && i < MP_MAX_CACHES; i++) {
-		const struct mp_cache *d = &r->documented.caches[i];
-
-		if (d->level == level && d->type != MP_KIND_INSTRUCTION)
-			return d;
-	}
-	return NULL;
-}
-
 static bool whole(const struct mp_cache *c)
 {
 	return c && c->size_bytes > 0 && c->line_bytes > 0 && c->ways > 0;
@@ -141,7 +130,7 @@ static bool whole(const struct mp_cache *c)
  */
 static bool geometry(struct mp_ctx *c, const struct mp_cache *rec, struct pol_level *l)
 {
-	const struct mp_cache *g = whole(rec) ? rec : documented(c->r, l->level);
+	const struct mp_cache *g = whole(rec) ? rec : mp_result_documented_cache(c->r, l->level);
 
 	if (!whole(g))
 		return false;

@@ -483,31 +483,11 @@ static void note(struct mp_ctx *c, const char *what, uint64_t page)
 	mp_result_add_note(c->r, text);
 }
 
-/*
- * Element spacing: the L1's line as the "l1" probe measured it, else as
- * documented, else the default.  A longer spacing than the L1's line would
- * leave sets of it unused, and strings the L1 should hold would not fit.
- */
-static uint64_t l1_line(const struct mp_ctx *c, const struct mp_cache *l1)
-{
-	if (l1 && l1->line_bytes >= 16 && l1->line_bytes <= 4096)
-		return (uint64_t)l1->line_bytes;
-	for (int32_t i = 0; i < c->r->documented.ncaches && i < MP_MAX_CACHES; i++) {
-		const struct mp_cache *d = &c->r->documented.caches[i];
-
-		if (d->level == 1 && d->type == MP_KIND_DATA && d->line_bytes >= 16 &&
-		    d->line_bytes <= 4096)
-			return (uint64_t)d->line_bytes;
-	}
-	return MP_FOOTPRINT_DEFAULT_LINE;
-}
-
 /* The whole test on memory mapped with `want` pages; the number of levels found. */
 static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, const char *name)
 {
 	static struct sweep_out o;
 	uint64_t top = top_pages(c, page);
-	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
 	struct tlb_ctx t = { .c = c, .page = page };
 	struct mp_mem m;
 	int32_t n = 0;
@@ -515,7 +495,7 @@ static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, cons
 	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc(c, top * page, want, &m) != MP_OK)
 		return -1;
 	t.m = &m;
-	t.line = l1_line(c, l1);
+	t.line = mp_footprint_l1_line(c->r);
 	mp_rng_seed(&t.g, c->cfg->seed);
 	if (m.page_bytes != page)
 		note(c, "pages of this size could not be mapped; not measured", page);
