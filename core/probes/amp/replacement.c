@@ -14,7 +14,8 @@
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
-#define REPL_SETS 4u
+/* Sets tried at once, so that an element's miss count is more than 0 or 1. */
+#define COUNTED_SETS 4u
 /* Larger sets are not tried (the paper tried 4 and 8 ways). */
 #define REPL_MAX_WAYS 32u
 /* Repetitions of each experiment per vote ("a statistical picture", 3.5). */
@@ -24,7 +25,7 @@
 #define SEQ_MAX (2 * REPL_MAX_WAYS + 1)
 /* Words of an element's line: its first and second read in the sequence, then the count. */
 #define COUNTED_WORD 2u
-#define CHAIN_MAX (SEQ_MAX * REPL_SETS * (1 + 2 * 64))
+#define CHAIN_MAX (SEQ_MAX * COUNTED_SETS * (1 + 2 * 64))
 
 static uint64_t offs[CHAIN_MAX];
 
@@ -119,17 +120,17 @@ static uint64_t element_at(const struct amp_level *l, unsigned e, unsigned s, un
 /* The sets of one step in shuffled order: no constant stride for a prefetcher. */
 static void set_order(const struct amp_level *l, uint64_t *order)
 {
-	for (uint64_t s = 0; s < amp_sets(l, REPL_SETS); s++)
+	for (uint64_t s = 0; s < amp_sets(l, COUNTED_SETS); s++)
 		order[s] = s;
-	mp_ref_shuffle(order, amp_sets(l, REPL_SETS), &l->a->g);
+	mp_ref_shuffle(order, amp_sets(l, COUNTED_SETS), &l->a->g);
 }
 
 /* The sequence in every set, each step followed by the flushers of every set. */
 static uint64_t build(const struct amp_level *l, const struct seq *q)
 {
 	unsigned reads[REPL_MAX_WAYS + 1] = { 0 };
-	uint64_t m = amp_flushers(l), c = 0, n = l->ways + 1, order[REPL_SETS];
-	uint64_t sets = amp_sets(l, REPL_SETS);
+	uint64_t m = amp_flushers(l), c = 0, n = l->ways + 1, order[COUNTED_SETS];
+	uint64_t sets = amp_sets(l, COUNTED_SETS);
 
 	for (unsigned t = 0; t < q->n; t++) {
 		uint64_t first;
@@ -151,9 +152,9 @@ static uint64_t build(const struct amp_level *l, const struct seq *q)
 static enum mp_status misses_of(struct amp_level *l, const struct seq *q, unsigned i,
 				uint64_t *sum)
 {
-	uint64_t len = build(l, q), counted[REPL_SETS], n;
+	uint64_t len = build(l, q), counted[COUNTED_SETS], n;
 	struct amp_chase setup = { .region = "amp-replacement" };
-	uint64_t sets = amp_sets(l, REPL_SETS);
+	uint64_t sets = amp_sets(l, COUNTED_SETS);
 	struct amp_chase probe = { .steps = sets, .ev = l->ev, .region = "amp-replacement" };
 	enum mp_status st = MP_OK;
 
@@ -194,8 +195,8 @@ static bool fits(const struct amp_level *l)
 	uint64_t m = amp_flushers(l);
 
 	return l->ways >= 2 && l->ways <= REPL_MAX_WAYS && l->unit / 8 > COUNTED_WORD &&
-	       !l->tlb && l->size % l->ways == 0 && (2 * l->ways + 1) * REPL_SETS * (1 + m) <= CHAIN_MAX &&
-	       (m == 0 || amp_flusher(l, l->ways + 1, span_of(l), REPL_SETS, SEQ_MAX, m) <=
+	       !l->tlb && l->size % l->ways == 0 && (2 * l->ways + 1) * COUNTED_SETS * (1 + m) <= CHAIN_MAX &&
+	       (m == 0 || amp_flusher(l, l->ways + 1, span_of(l), COUNTED_SETS, SEQ_MAX, m) <=
 				  l->a->mem.bytes) &&
 	       (l->ways + 1) * span_of(l) <= l->a->mem.bytes;
 }

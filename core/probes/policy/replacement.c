@@ -33,7 +33,7 @@
 /*
  * A probed line is "clean" when present in all but REPL_CLEAN of the sets
  * or in no more than REPL_CLEAN of them.  Random replacement of an A-way
- * set loses a line in about 1/A of the sets (a few of the REPL_SETS), a
+ * set loses a line in about 1/A of the sets (a few of the TIMED_SETS), a
  * policy that decides by the history in all or none.
  */
 #define REPL_CLEAN 0.1
@@ -44,7 +44,7 @@
  * prefetcher then fetches a few lines past its end, which must fall in
  * sets the experiment does not use, not on the next row's lines.
  */
-#define REPL_SETS 32u
+#define TIMED_SETS 32u
 #define REPL_SET_SHARE 2u
 /* Runs of an experiment; the minimum is kept (AMP 2.2 takes the minimum of 8). */
 #define REPL_REPEATS 5u
@@ -343,7 +343,7 @@ static bool setup(struct repl *r, struct pol_ctx *p, const struct pol_level *lv,
 		r->up_ways = lv[u].ways > r->up_ways ? lv[u].ways : r->up_ways;
 	}
 	r->sets = (i ? r->up_way : l->way_bytes) / l->line / REPL_SET_SHARE;
-	r->sets = r->sets < REPL_SETS ? r->sets : REPL_SETS;
+	r->sets = r->sets < TIMED_SETS ? r->sets : TIMED_SETS;
 	r->rows = 2 * l->ways + REPL_EXTRA;
 	r->span = i ? l->way_bytes / r->up_way - 1 : 1;
 	r->pool = r->span * r->rows;
