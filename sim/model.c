@@ -593,21 +593,17 @@ static void defaults(struct mp_sim_model *m, const char *file)
 	const char *base = strrchr(file, '/');
 	size_t n;
 
-	memset(m, 0, sizeof(*m));
+	*m = (struct mp_sim_model){
+		.clock_hz = MP_SIM_DEFAULT_HZ,
+		.prefetch = { .kind = MP_SIM_PF_NONE, .level = 1, .degree = 1 },
+		.noise = { .lines = 16, .tlb_entries = 2, .seed = 1 },
+		.neighbour = { .every = 8 },
+		.frames = { .mode = MP_SIM_FRAMES_CONTIGUOUS, .seed = 1 },
+	};
 	base = base ? base + 1 : file;
 	n = strcspn(base, ".");
 	snprintf(m->name, sizeof(m->name), "%.*s", (int)(n < MP_NAME_LEN ? n : MP_NAME_LEN - 1),
 		 base);
-	m->clock_hz = MP_SIM_DEFAULT_HZ;
-	m->prefetch.kind = MP_SIM_PF_NONE;
-	m->prefetch.level = 1;
-	m->prefetch.degree = 1;
-	m->noise.lines = 16;
-	m->noise.tlb_entries = 2;
-	m->noise.seed = 1;
-	m->neighbour.every = 8;
-	m->frames.mode = MP_SIM_FRAMES_CONTIGUOUS;
-	m->frames.seed = 1;
 }
 
 int mp_sim_model_parse(struct mp_sim_model *m, const char *file, const char *text, size_t len,

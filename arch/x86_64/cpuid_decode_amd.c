@@ -41,31 +41,32 @@ static int64_t ways_of(uint32_t code, unsigned width, int64_t units)
 	return w == FULL ? units : w == FROM_1D ? MP_NA : w;
 }
 
-/* One TLB: which field of which register. */
-static const struct tlb_field {
+/*
+ * One TLB register: the data TLB in bits [31:16], the instruction TLB in
+ * [15:0]; in each half the ways code takes the top assoc_bits and the
+ * entries the bits below.
+ *   Fn8000_0005 EBX: L1 4K TLBs, EAX: L1 2M/4M TLBs ([31:24] ways, [23:16] entries);
+ *   Fn8000_0006 EBX: L2 4K TLBs, EAX: L2 2M/4M TLBs ([31:28] ways, [27:16] entries);
+ *   Fn8000_0019 EAX: L1 1G TLBs, EBX: L2 1G TLBs (Fn8000_0006's layout).
+ */
+static const struct tlb_reg {
 	uint32_t leaf, src;
-	uint8_t reg, assoc_lo, assoc_n, entries_lo, entries_n, level;
-	enum mp_kind kind;
+	uint8_t reg, assoc_bits, level;
 	int64_t page;
-} tlb_fields[] = {
-	/* Fn8000_0005 EBX: L1 4K TLBs, EAX: L1 2M/4M TLBs;
-	 * data [31:24] ways, [23:16] entries; instruction [15:8], [7:0]. */
-	{ 0x80000005, MP_SRC_80000005, MP_EBX, 24, 8, 16, 8, 1, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_4K },
-	{ 0x80000005, MP_SRC_80000005, MP_EBX, 8, 8, 0, 8, 1, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_4K },
-	{ 0x80000005, MP_SRC_80000005, MP_EAX, 24, 8, 16, 8, 1, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_2M },
-	{ 0x80000005, MP_SRC_80000005, MP_EAX, 8, 8, 0, 8, 1, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_2M },
-	/* Fn8000_0006 EBX: L2 4K TLBs, EAX: L2 2M/4M TLBs;
-	 * data [31:28] ways, [27:16] entries; instruction [15:12], [11:0]. */
-	{ 0x80000006, MP_SRC_80000006, MP_EBX, 28, 4, 16, 12, 2, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_4K },
-	{ 0x80000006, MP_SRC_80000006, MP_EBX, 12, 4, 0, 12, 2, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_4K },
-	{ 0x80000006, MP_SRC_80000006, MP_EAX, 28, 4, 16, 12, 2, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_2M },
-	{ 0x80000006, MP_SRC_80000006, MP_EAX, 12, 4, 0, 12, 2, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_2M },
-	/* Fn8000_0019 EAX: L1 1G TLBs, EBX: L2 1G TLBs; same layout as Fn8000_0006. */
-	{ 0x80000019, MP_SRC_80000019, MP_EAX, 28, 4, 16, 12, 1, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_1G },
-	{ 0x80000019, MP_SRC_80000019, MP_EAX, 12, 4, 0, 12, 1, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_1G },
-	{ 0x80000019, MP_SRC_80000019, MP_EBX, 28, 4, 16, 12, 2, MP_KIND_DATA, (int64_t)MP_PAGE_BYTES_1G },
-	{ 0x80000019, MP_SRC_80000019, MP_EBX, 12, 4, 0, 12, 2, MP_KIND_INSTRUCTION, (int64_t)MP_PAGE_BYTES_1G },
+} tlb_regs[] = {
+	{ 0x80000005, MP_SRC_80000005, MP_EBX, 8, 1, (int64_t)MP_PAGE_BYTES_4K },
+	{ 0x80000005, MP_SRC_80000005, MP_EAX, 8, 1, (int64_t)MP_PAGE_BYTES_2M },
+	{ 0x80000006, MP_SRC_80000006, MP_EBX, 4, 2, (int64_t)MP_PAGE_BYTES_4K },
+	{ 0x80000006, MP_SRC_80000006, MP_EAX, 4, 2, (int64_t)MP_PAGE_BYTES_2M },
+	{ 0x80000019, MP_SRC_80000019, MP_EAX, 4, 1, (int64_t)MP_PAGE_BYTES_1G },
+	{ 0x80000019, MP_SRC_80000019, MP_EBX, 4, 2, (int64_t)MP_PAGE_BYTES_1G },
 };
+
+/* The two halves of a TLB register, by the bit each starts at. */
+static const struct {
+	unsigned lo;
+	enum mp_kind kind;
+} tlb_halves[] = { { 16, MP_KIND_DATA }, { 0, MP_KIND_INSTRUCTION } };
 
 /* One cache: size field and its unit, associativity field. */
 static const struct cache_field {
@@ -83,50 +84,71 @@ static const struct cache_field {
 	{ 0x80000006, MP_SRC_80000006, MP_EDX, 18, 14, 12, 4, 3, MP_KIND_UNIFIED, 512 * MP_KB },
 };
 
+/* The register a field lives in, where the CPU has its leaf. */
+static bool field_reg(const struct mp_cpuid *c, uint32_t leaf, uint8_t reg, uint32_t *v)
+{
+	uint32_t r[4];
+
+	if (!mp_cpuid_leaf(c, leaf, 0, r))
+		return false;
+	*v = r[reg];
+	return true;
+}
+
+static struct mp_tlb_rec tlb_of(const struct tlb_reg *t, uint32_t v, unsigned half)
+{
+	uint32_t h = mp_bits(v, tlb_halves[half].lo, 16), entry_bits = 16u - t->assoc_bits;
+	int64_t entries = mp_bits(h, 0, entry_bits);
+	int64_t ways = ways_of(mp_bits(h, entry_bits, t->assoc_bits), t->assoc_bits, entries);
+
+	return (struct mp_tlb_rec){ t->level, tlb_halves[half].kind, t->page, entries, ways };
+}
+
+static bool cache_of(const struct mp_cpuid *c, const struct cache_field *f,
+		     struct mp_cache_rec *rec)
+{
+	uint32_t v;
+
+	if (!field_reg(c, f->leaf, f->reg, &v))
+		return false;
+	int64_t size = mp_bits(v, f->size_lo, f->size_n) * f->unit;
+	int64_t line = mp_bits(v, 0, 8);
+	int64_t ways = line ? ways_of(mp_bits(v, f->assoc_lo, f->assoc_n), f->assoc_n, size / line)
+			    : 0;
+
+	*rec = (struct mp_cache_rec){ f->level, f->kind, size, line, ways, MP_NA, MP_INCL_UNKNOWN };
+	return size != 0 && ways != 0;
+}
+
 bool mp_cpuid_amd_tlbs(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 {
 	bool any = false;
+	uint32_t v;
 
-	for (size_t i = 0; i < MP_COUNT_OF(tlb_fields); i++) {
-		const struct tlb_field *f = &tlb_fields[i];
-		uint32_t r[4];
-
-		if (!mp_cpuid_leaf(c, f->leaf, 0, r))
+	for (size_t i = 0; i < MP_COUNT_OF(tlb_regs); i++) {
+		if (!field_reg(c, tlb_regs[i].leaf, tlb_regs[i].reg, &v))
 			continue;
-		int64_t entries = mp_bits(r[f->reg], f->entries_lo, f->entries_n);
-		uint32_t code = mp_bits(r[f->reg], f->assoc_lo, f->assoc_n);
-		int64_t ways = ways_of(code, f->assoc_n, entries);
-		struct mp_tlb_rec rec = { f->level, f->kind, f->page, entries, ways };
+		for (unsigned h = 0; h < MP_COUNT_OF(tlb_halves); h++) {
+			struct mp_tlb_rec rec = tlb_of(&tlb_regs[i], v, h);
 
-		if (entries == 0 || ways == 0)
-			continue;
-		mp_cl_tlb(l, f->src, rec, MP_MERGE_LARGER);
-		any = true;
+			if (rec.entries == 0 || rec.ways == 0)
+				continue;
+			mp_cl_tlb(l, tlb_regs[i].src, rec, MP_MERGE_LARGER);
+			any = true;
+		}
 	}
 	return any;
 }
 
 bool mp_cpuid_amd_caches(const struct mp_cpuid *c, struct mp_cpuid_list *l)
 {
+	struct mp_cache_rec rec;
 	bool any = false;
 
 	for (size_t i = 0; i < MP_COUNT_OF(cache_fields); i++) {
-		const struct cache_field *f = &cache_fields[i];
-		uint32_t r[4];
-
-		if (!mp_cpuid_leaf(c, f->leaf, 0, r))
+		if (!cache_of(c, &cache_fields[i], &rec))
 			continue;
-		int64_t size = mp_bits(r[f->reg], f->size_lo, f->size_n) * f->unit;
-		int64_t line = mp_bits(r[f->reg], 0, 8);
-		uint32_t code = mp_bits(r[f->reg], f->assoc_lo, f->assoc_n);
-		int64_t ways = line ? ways_of(code, f->assoc_n, size / line) : 0;
-		struct mp_cache_rec rec = {
-			f->level, f->kind, size, line, ways, MP_NA, MP_INCL_UNKNOWN,
-		};
-
-		if (size == 0 || ways == 0)
-			continue;
-		mp_cl_cache(l, f->src, rec);
+		mp_cl_cache(l, cache_fields[i].src, rec);
 		any = true;
 	}
 	return any;

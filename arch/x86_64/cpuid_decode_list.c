@@ -29,10 +29,10 @@ void mp_cl_cache(struct mp_cpuid_list *l, uint32_t src, struct mp_cache_rec r)
 	c->size_bytes = r.size;
 	c->line_bytes = r.line;
 	c->ways = r.ways;
+	c->inclusion = r.inclusion;
 	c->shared_by = r.shared_by;
 	if (r.shared_by != MP_NA && l->package_cpus > 0 && r.shared_by > l->package_cpus)
 		c->shared_by = l->package_cpus;
-	c->inclusion = r.inclusion;
 	c->method = MP_METHOD_DOCUMENTED;
 	l->sources |= src;
 }

@@ -7,48 +7,34 @@
 
 void mp_cache_init(struct mp_cache *c)
 {
-	c->level = MP_NA;
-	c->type = MP_KIND_UNKNOWN;
-	c->size_bytes = MP_NA;
-	c->effective_size_bytes = MP_NA;
-	c->line_bytes = MP_NA;
-	c->ways = MP_NA;
-	c->latency_cycles = mp_na_double();
-	c->latency_ns = mp_na_double();
-	c->write_allocate = MP_UNKNOWN;
-	c->replacement = MP_REPL_UNKNOWN;
-	c->inclusion = MP_INCL_UNKNOWN;
-	c->method = MP_METHOD_UNKNOWN;
-	c->shared_by = MP_NA;
+	*c = (struct mp_cache){
+		.level = MP_NA, .type = MP_KIND_UNKNOWN, .size_bytes = MP_NA,
+		.effective_size_bytes = MP_NA, .line_bytes = MP_NA, .ways = MP_NA,
+		.latency_cycles = mp_na_double(), .latency_ns = mp_na_double(),
+		.write_allocate = MP_UNKNOWN, .replacement = MP_REPL_UNKNOWN,
+		.inclusion = MP_INCL_UNKNOWN, .method = MP_METHOD_UNKNOWN, .shared_by = MP_NA,
+	};
 }
 
 void mp_tlb_init(struct mp_tlb *t)
 {
-	t->level = MP_NA;
-	t->type = MP_KIND_UNKNOWN;
-	t->entries = MP_NA;
-	t->page_bytes = MP_NA;
-	t->ways = MP_NA;
-	t->miss_penalty_cycles = mp_na_double();
-	t->method = MP_METHOD_UNKNOWN;
+	*t = (struct mp_tlb){
+		.level = MP_NA, .type = MP_KIND_UNKNOWN, .entries = MP_NA, .page_bytes = MP_NA,
+		.ways = MP_NA, .miss_penalty_cycles = mp_na_double(), .method = MP_METHOD_UNKNOWN,
+	};
 }
 
 static void machine_init(struct mp_machine *m)
 {
-	m->vendor[0] = '\0';
-	m->brand[0] = '\0';
-	m->family = MP_NA;
-	m->model = MP_NA;
-	m->stepping = MP_NA;
+	*m = (struct mp_machine){ .family = MP_NA, .model = MP_NA, .stepping = MP_NA };
 }
 
 static void cpu_init(struct mp_cpu *c)
 {
-	c->tsc_hz = mp_na_double();
-	c->core_hz = mp_na_double();
-	c->logical_cpus = MP_NA;
-	c->cores = MP_NA;
-	c->threads_per_core = MP_NA;
+	*c = (struct mp_cpu){
+		.tsc_hz = mp_na_double(), .core_hz = mp_na_double(), .logical_cpus = MP_NA,
+		.cores = MP_NA, .threads_per_core = MP_NA,
+	};
 }
 
 void mp_result_init(struct mp_result *r, const char *platform)

@@ -102,13 +102,11 @@ void mp_fw_time(struct mp_fw_time *t)
 	mp_memset(t, 0, sizeof(*t));
 	if (mp_fw_st->RuntimeServices->GetTime(&now, NULL) != EFI_SUCCESS)
 		return;
-	t->valid = now.Year >= 1900 && now.Month >= 1 && now.Month <= 12;
-	t->year = now.Year;
-	t->month = now.Month;
-	t->day = now.Day;
-	t->hour = now.Hour;
-	t->minute = now.Minute;
-	t->second = now.Second;
+	*t = (struct mp_fw_time){
+		.valid = now.Year >= 1900 && now.Month >= 1 && now.Month <= 12,
+		.year = now.Year, .month = now.Month, .day = now.Day,
+		.hour = now.Hour, .minute = now.Minute, .second = now.Second,
+	};
 }
 
 void *mp_fw_pool_alloc(size_t bytes)
