@@ -16,6 +16,18 @@ const char *mp_log_prefix(enum mp_log_level lvl)
 	return lvl <= MP_LOG_ERROR ? log_prefix[lvl] : "";
 }
 
+static const char *const arith_names[] = {
+	[MP_ARITH_INT_ADD] = "int-add", [MP_ARITH_INT_MUL] = "int-mul",
+	[MP_ARITH_INT_DIV] = "int-div", [MP_ARITH_FP_ADD] = "fp-add",
+	[MP_ARITH_FP_MUL] = "fp-mul",   [MP_ARITH_FP_DIV] = "fp-div",
+	[MP_ARITH_FP_FMA] = "fp-fma",
+};
+
+const char *mp_arith_name(enum mp_arith op)
+{
+	return op < MP_ARITH_COUNT ? arith_names[op] : NULL;
+}
+
 void mp_logf(struct mp_platform *p, enum mp_log_level lvl, const char *fmt, ...)
 {
 	char line[LOG_LINE];

@@ -115,9 +115,69 @@ enum mp_op {
 	MP_OP_LOAD_SWEEP,
 	/* Independent stores to base + i * stride, same shape as LOAD_SWEEP. */
 	MP_OP_STORE_SWEEP,
-	/* Execute generated code (see code_build) for `steps` blocks. */
+	/*
+	 * Execute a chain of code blocks (code_build) for `steps` blocks from
+	 * the block at `start`; mp_sample.end is the block after the last one
+	 * run, so a chain continues where it stopped, as a chase does.
+	 */
 	MP_OP_CODE,
+	/*
+	 * Run an arithmetic kernel (kernel_build) for `steps` iterations of its
+	 * loop, each performing mp_kernel.ops operations.
+	 */
+	MP_OP_KERNEL,
 	MP_OP_COUNT
+};
+
+/*
+ * A chain of code blocks: the instruction-side twin of a pointer cycle.
+ * Block i starts at m->base + offsets[i] and spans exactly block_bytes
+ * bytes, every one of which the processor fetches: instructions that do
+ * nothing, then a jump to block i + 1 (the last to block 0).  The layout
+ * (offsets in visiting order) comes from core/seq/, the same generator as
+ * the data strings'; the platform only encodes it.  block_bytes is at
+ * least mp_platform.code_block_min, and no two blocks overlap.
+ */
+struct mp_code {
+	const uint64_t *offsets;
+	uint64_t n;
+	uint64_t block_bytes;
+};
+
+/* The operations an arithmetic kernel times (X-Ray section 3). */
+enum mp_arith {
+	MP_ARITH_INT_ADD = 0,
+	MP_ARITH_INT_MUL,
+	MP_ARITH_INT_DIV,
+	MP_ARITH_FP_ADD,
+	MP_ARITH_FP_MUL,
+	MP_ARITH_FP_DIV,
+	MP_ARITH_FP_FMA,        /* fused multiply-add: x = x + a * b */
+	MP_ARITH_COUNT
+};
+
+/* "int-add", "fp-fma", ...: the names in model files and results; NULL out of range. */
+const char *mp_arith_name(enum mp_arith op);
+
+/* Operand widths in bits: a scalar, and the vector widths (SSE, AVX2, AVX-512). */
+#define MP_WIDTH_SCALAR 64u
+#define MP_WIDTH_MAX 512u
+
+/*
+ * An arithmetic kernel: a loop whose body performs `ops` operations of one
+ * kind and width in `chains` independent dependency chains (operation j
+ * belongs to chain j mod chains; each depends on the one before it in its
+ * chain, across iterations too).  One chain times the latency; enough
+ * chains, the throughput.  Integer operations are on 64-bit integers
+ * (scalar) or 32-bit lanes (vectors), floating point on doubles; the
+ * platform chooses operand values that keep every result an ordinary
+ * number (no overflow, no denormal).  ops is a multiple of chains.
+ */
+struct mp_kernel {
+	enum mp_arith op;
+	uint32_t width;        /* MP_WIDTH_SCALAR, 128, 256 or 512 */
+	uint32_t chains;
+	uint32_t ops;
 };
 
 struct mp_run {
@@ -183,12 +243,23 @@ struct mp_platform_ops {
 	void (*irq_unmask)(struct mp_platform *p);
 
 	/*
-	 * Turn executable memory into a chain of code blocks: block i starts
-	 * at m->base + offsets[i] and jumps to block i+1; the last jumps to
-	 * the first.  *entry receives the start for an MP_OP_CODE run.
+	 * Turn executable memory (mp_mem_req.exec) into a chain of code
+	 * blocks (struct mp_code); *entry receives block 0, where an
+	 * MP_OP_CODE run may start (as may any block).  The code is written,
+	 * then the processor is serialized, so that no stale instruction runs.
+	 * MP_EIO when a block does not fit the memory or is too short.
 	 */
 	enum mp_status (*code_build)(struct mp_platform *p, struct mp_mem *m,
-				     const uint64_t *offsets, uint64_t n, void **entry);
+				     const struct mp_code *c, void **entry);
+
+	/*
+	 * Write an arithmetic kernel into executable memory; *entry is where
+	 * an MP_OP_KERNEL run starts.  MP_UNSUPPORTED when the processor has
+	 * no such operation at that width, or not that many registers for the
+	 * chains; MP_EIO when it does not fit the memory.
+	 */
+	enum mp_status (*kernel_build)(struct mp_platform *p, struct mp_mem *m,
+				       const struct mp_kernel *k, void **entry);
 
 	/*
 	 * Let about `us` microseconds pass without measuring, so that other
@@ -213,6 +284,7 @@ struct mp_platform {
 	uint64_t tick_hz;        /* frequency of now() and mp_sample.ticks */
 	uint64_t core_hz;        /* core clock, 0 when unknown */
 	uint64_t page_bytes;     /* base page size */
+	uint64_t code_block_min; /* bytes of the shortest block code_build makes */
 	const struct mp_platform_ops *ops;
 	const struct mp_output *out;
 	void *priv;              /* the platform's own state */

@@ -12,6 +12,7 @@
  *   neighbour entries= on= off= [every=]
  *   frames mode= [seed=] [contiguous=]
  *   pmu counters=
+ *   isa vector=              op NAME [width=] latency= throughput=   (sim/model_ops.c)
  *
  * The first problem stops the parse with "FILE:LINE: what is wrong".
  */
@@ -528,6 +529,27 @@ static int st_pmu(struct ctx *x, char **tok, int n)
 	return 0;
 }
 
+/* The processor's statements (sim/model_ops.c) behind this file's error messages. */
+static int st_cpu(struct ctx *x, char **tok, int n,
+		  int (*parse)(struct mp_sim_model *, char **, int, char *, size_t))
+{
+	char why[160];
+
+	if (parse(x->m, tok + 1, n - 1, why, sizeof(why)) < 0)
+		return fail(x, "%s", why);
+	return 0;
+}
+
+static int st_op(struct ctx *x, char **tok, int n)
+{
+	return st_cpu(x, tok, n, mp_sim_model_op);
+}
+
+static int st_isa(struct ctx *x, char **tok, int n)
+{
+	return st_cpu(x, tok, n, mp_sim_model_isa);
+}
+
 static const struct {
 	const char *word;
 	int (*parse)(struct ctx *x, char **tok, int n);
@@ -535,6 +557,7 @@ static const struct {
 	{ "cache", st_cache }, { "tlb", st_tlb }, { "memory", st_memory },
 	{ "clock", st_clock }, { "prefetch", st_prefetch }, { "noise", st_noise },
 	{ "neighbour", st_neighbour }, { "frames", st_frames }, { "pmu", st_pmu },
+	{ "isa", st_isa }, { "op", st_op },
 };
 
 /* ---- lines ---- */
@@ -585,7 +608,7 @@ static int parse_line(struct ctx *x, char *s)
 		if (!strcmp(tok[0], statements[i].word))
 			return statements[i].parse(x, tok, n);
 	return fail(x, "unknown statement '%s' (cache, tlb, memory, clock, prefetch, noise, "
-		       "neighbour, frames, pmu or name)", tok[0]);
+		       "neighbour, frames, pmu, isa, op or name)", tok[0]);
 }
 
 static void defaults(struct mp_sim_model *m, const char *file)

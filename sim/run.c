@@ -65,19 +65,49 @@ bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t cou
 	return i == steps;
 }
 
-/* Instruction fetch of a chain of code blocks: one line fetched per block. */
-bool mp_sim_fetch_chain(struct mp_sim *s, const uint64_t *blocks, uint64_t n, uint64_t steps)
+/* Every line of the first fetch-side cache that [va, va + bytes) spans; false if unmapped. */
+static bool fetch_block(struct mp_sim *s, uint64_t va, uint64_t bytes)
 {
-	uint64_t i, k = 0;
+	uint64_t line = s->fetch_line;
 
-	if (!n)
-		return steps == 0;
+	for (uint64_t a = va & ~(line - 1); a < va + bytes; a += line)
+		if (sim_unlikely(sim_access(s, a, MP_SIM_FETCH) < 0))
+			return false;
+	return true;
+}
+
+bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **end)
+{
+	const struct mp_sim_block *b = start;
+	uint64_t i;
+
 	for (i = 0; i < steps; i++) {
-		if (sim_unlikely(sim_access(s, blocks[k], MP_SIM_FETCH) < 0))
+		uint64_t va = (uint64_t)(uintptr_t)b;
+
+		if (sim_unlikely(!sim_vm_mapped(s, va)) || !b->bytes ||
+		    b->bytes > MP_SIM_BLOCK_MAX || !fetch_block(s, va, b->bytes))
 			break;
-		if (++k == n)
-			k = 0;
+		b = (const struct mp_sim_block *)(uintptr_t)b->next;
 	}
 	s->count[MP_EV_INSTRUCTIONS] += i;
+	*end = (void *)(uintptr_t)b;
 	return i == steps;
+}
+
+bool mp_sim_kernel(struct mp_sim *s, const struct mp_kernel *k, uint64_t steps)
+{
+	int w = mp_sim_width_index(k->width);
+	const struct mp_sim_op *op;
+	double dep, issue;
+
+	if (w < 0 || k->op >= MP_ARITH_COUNT || !k->chains || k->ops % k->chains)
+		return false;
+	op = &s->model.ops[k->op][w];
+	if (!op->set)
+		return false;
+	dep = (double)(k->ops / k->chains) * op->latency;
+	issue = (double)k->ops / op->throughput;
+	s->cycles += (uint64_t)((double)steps * (dep > issue ? dep : issue) + 0.5);
+	s->count[MP_EV_INSTRUCTIONS] += steps * k->ops;
+	return true;
 }

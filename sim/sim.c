@@ -14,6 +14,9 @@
 
 #include "sim/simint.h"
 
+/* A fetch's unit where no cache serves instructions: the smallest line of the library. */
+#define FETCH_LINE_DEFAULT 32u
+
 static unsigned log2_of(uint64_t n)
 {
 	unsigned s = 0;
@@ -170,6 +173,7 @@ struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 	}
 	build_path(s, 0);
 	build_path(s, 1);
+	s->fetch_line = s->path[1].n ? s->path[1].c[0]->m.line : FETCH_LINE_DEFAULT;
 	for (int i = 0; i < s->ncaches; i++) {
 		struct sim_cache *c = &s->cache[i];
 

@@ -53,6 +53,22 @@ struct mp_sim_tlb_model {
 	uint32_t line_no;
 };
 
+/*
+ * The processor's instruction timings (`op` lines): latency in cycles and
+ * throughput in operations per cycle of each arithmetic operation at each
+ * width (MP_SIM_WIDTHS: scalar, 128, 256, 512 bits); `set` false where the
+ * model has no such operation.  An arithmetic kernel of `ops` operations
+ * in `chains` chains takes max(ops / chains * latency, ops / throughput)
+ * cycles per iteration.
+ */
+#define MP_SIM_WIDTHS 4
+#define MP_SIM_MAX_CHAINS 16u        /* registers for this many chains */
+struct mp_sim_op {
+	uint32_t latency;
+	double throughput;
+	bool set;
+};
+
 enum mp_sim_prefetch { MP_SIM_PF_NONE = 0, MP_SIM_PF_NEXT_LINE, MP_SIM_PF_STRIDE };
 enum mp_sim_frames { MP_SIM_FRAMES_CONTIGUOUS = 0, MP_SIM_FRAMES_SCATTERED };
 
@@ -87,7 +103,16 @@ struct mp_sim_model {
 		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
 	} frames;
 	uint32_t counters;           /* events one run counts together; 0: every one asked */
+	uint32_t vector_bits;        /* widest vector (`isa vector=`), 0: scalar only */
+	struct mp_sim_op ops[MP_ARITH_COUNT][MP_SIM_WIDTHS];
 };
+
+/* Index of a width in mp_sim_model.ops (64, 128, 256, 512 bits), -1 for any other. */
+int mp_sim_width_index(uint32_t bits);
+
+/* Parse an `op` or `isa` line's words after the statement word; -1 with a message in why. */
+int mp_sim_model_op(struct mp_sim_model *m, char **tok, int n, char *why, size_t why_len);
+int mp_sim_model_isa(struct mp_sim_model *m, char **tok, int n, char *why, size_t why_len);
 
 /*
  * Read a model.  On a problem returns -1 and writes "FILE:LINE: problem"
@@ -166,7 +191,21 @@ void mp_sim_flush_all(struct mp_sim *s);
 bool mp_sim_chase(struct mp_sim *s, void *start, uint64_t steps, void **end);
 bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t count,
 		  uint64_t steps, enum mp_sim_kind kind);
-bool mp_sim_fetch_chain(struct mp_sim *s, const uint64_t *blocks, uint64_t n, uint64_t steps);
+/*
+ * A chain of code blocks as the sim platform's code_build writes it into
+ * host memory: at each block's address its successor's address and its
+ * length.  A fetch run fetches every line of the first fetch-side cache
+ * that each block spans, in order, block after block; *end is the block
+ * after the last one run.
+ */
+struct mp_sim_block {
+	uint64_t next;
+	uint64_t bytes;
+};
+#define MP_SIM_BLOCK_MAX (1ull << 20)   /* a longer block is taken as a broken chain */
+bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **end);
+/* An arithmetic kernel for `steps` iterations: its time by the model's `op` lines; false if none. */
+bool mp_sim_kernel(struct mp_sim *s, const struct mp_kernel *k, uint64_t steps);
 
 /*
  * Causes of misses.  Off by default (it costs the fast path); when on,

@@ -258,6 +258,7 @@ struct mp_sim {
 	struct sim_map frame_owner; /* scattered: frame -> virtual page */
 	uint64_t noise_rng;
 	struct sim_prefetcher pf;
+	uint64_t fetch_line;       /* line of the first fetch-side cache: a fetch's unit */
 	struct sim_causes *causes; /* NULL unless explaining */
 	struct mp_sim_model model;
 };

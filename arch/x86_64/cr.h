@@ -37,6 +37,20 @@ static inline uint64_t mp_x86_read_cr4(void)
 	return v;
 }
 
+/* CR4.OSXSAVE (bit 18, SDM Vol. 3A, 2.5): XGETBV/XSETBV allowed, XCR0 in effect. */
+#define MP_CR4_OSXSAVE (1ull << 18)
+
+static inline void mp_x86_write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
+/* XSETBV (SDM Vol. 2C): set extended control register xcr; CR4.OSXSAVE first. */
+static inline void mp_x86_xsetbv(uint32_t xcr, uint64_t v)
+{
+	__asm__ volatile("xsetbv" : : "c"(xcr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+}
+
 /* Load tables (an mp_pt root, PWT = PCD = 0: the walk reads them write-back). */
 static inline void mp_x86_write_cr3(uint64_t v)
 {

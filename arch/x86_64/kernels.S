@@ -83,8 +83,10 @@ mp_x86_chase:
 	SWEEP mp_x86_store_sweep, mov %r9, (%r9)
 
 /*
- * void mp_x86_code_run(void *entry, uint64_t steps): run a block chain built
- * by mp_x86_code_build; each block decrements %rdi and returns at zero.
+ * void *mp_x86_code_run(void *entry, uint64_t steps): run `steps` blocks of
+ * a chain built by mp_x86_code_build (arch/x86_64/code.c); each block
+ * decrements %rdi, and the one that reaches zero returns the next block's
+ * address in %rax.  No steps: entry itself.
  */
 	.globl mp_x86_code_run
 mp_x86_code_run:
@@ -94,6 +96,49 @@ mp_x86_code_run:
 	jz	1f
 	call	*%rax
 1:	ret
+
+/*
+ * void mp_x86_kernel_run(void *entry, uint64_t steps): run an arithmetic
+ * kernel (arch/x86_64/arith.c) for steps > 0 iterations.  Its code may use
+ * every general register but %rsp: the callee-saved ones are kept here.
+ */
+	.globl mp_x86_kernel_run
+mp_x86_kernel_run:
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rdi, %rax
+	mov	%rsi, %rdi
+	call	*%rax
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	ret
+
+/* void mp_x86_serialize(void): CPUID, a serializing instruction (SDM Vol. 3A, "Serializing Instructions"). */
+	.globl mp_x86_serialize
+mp_x86_serialize:
+	push	%rbx
+	xor	%eax, %eax
+	xor	%ecx, %ecx
+	cpuid
+	pop	%rbx
+	ret
+
+/* uint64_t mp_x86_xgetbv(uint32_t xcr): XGETBV (SDM Vol. 2C); only where CPUID says OSXSAVE. */
+	.globl mp_x86_xgetbv
+mp_x86_xgetbv:
+	mov	%edi, %ecx
+	xgetbv
+	shl	$32, %rdx
+	or	%rdx, %rax
+	ret
 
 /* void mp_x86_add_chain(uint64_t n): n dependent adds, unrolled by 8. */
 	.globl mp_x86_add_chain

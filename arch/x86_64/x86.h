@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "arch/x86_64/isa.h"
 #include "core/platform.h"
 
 /* Kernels (kernels.S).  Each is a fixed instruction sequence: see the file. */
@@ -17,7 +18,14 @@ uint64_t mp_x86_tsc_end(void);    /* lfence; rdtsc; lfence: everything earlier h
 void *mp_x86_chase(void *start, uint64_t steps);
 void mp_x86_load_sweep(const void *base, uint64_t stride, uint64_t count, uint64_t steps);
 void mp_x86_store_sweep(void *base, uint64_t stride, uint64_t count, uint64_t steps);
-void mp_x86_code_run(void *entry, uint64_t steps);
+/* Run `steps` blocks of a chain from entry; the block after the last one run. */
+void *mp_x86_code_run(void *entry, uint64_t steps);
+/* Run an arithmetic kernel for steps > 0 iterations. */
+void mp_x86_kernel_run(void *entry, uint64_t steps);
+/* CPUID as a serializing instruction: after writing code, before running it. */
+void mp_x86_serialize(void);
+/* XGETBV: extended control register xcr (only where CPUID says OSXSAVE). */
+uint64_t mp_x86_xgetbv(uint32_t xcr);
 /* `n` dependent register additions: n core cycles on every x86-64 core. */
 void mp_x86_add_chain(uint64_t n);
 void mp_x86_clflush(const void *addr);
@@ -41,8 +49,15 @@ struct mp_x86_pmc {
 enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
 			  struct mp_sample *s);
 enum mp_status mp_x86_flush_line(const void *addr);
-enum mp_status mp_x86_code_build(struct mp_mem *m, const uint64_t *offsets, uint64_t n,
-				 void **entry);
+/* Code generation (code.c, arith.c): the seam's code_build and kernel_build. */
+#define MP_X86_CODE_BLOCK_MIN 17u       /* the tail of a block: see code.c */
+enum mp_status mp_x86_code_build(struct mp_mem *m, const struct mp_code *c, void **entry);
+enum mp_status mp_x86_kernel_build(const struct mp_x86_isa *isa, struct mp_mem *m,
+				   const struct mp_kernel *k, void **entry);
+/* Fill `bytes` at `at` with the recommended multi-byte NOPs; returns bytes. */
+uint64_t mp_x86_nop_fill(uint8_t *at, uint64_t bytes);
+/* The rel32 at `at` that takes an instruction ending at `from` to `to`. */
+void mp_x86_put_rel32(uint8_t *at, const uint8_t *from, const uint8_t *to);
 
 /* Core clock in Hz, from a timed dependent-add chain (0 if the timer is too coarse). */
 uint64_t mp_x86_core_hz(uint64_t tick_hz);

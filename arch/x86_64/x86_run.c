@@ -2,14 +2,6 @@
 /* The seam operations shared by the bare-metal and Linux platforms. */
 #include "arch/x86_64/x86.h"
 
-/* Block layout written by mp_x86_code_build (Intel SDM Vol. 2 encodings):
- *   48 ff cf        dec %rdi
- *   0f 85 rel32     jnz next block
- *   c3              ret             (reached when %rdi hits zero)
- */
-#define BLOCK_BYTES 10u
-#define REL32_END 9u              /* rel32 is relative to the end of the jnz */
-
 /* Dependent adds timed for the core-clock estimate: long enough that the
  * TSC's granularity and the call overhead vanish (under 1 ms at 4 GHz). */
 #define CORE_HZ_ADDS 2000000u
@@ -33,7 +25,11 @@ static enum mp_status run_kernel(const struct mp_run *r, struct mp_sample *s)
 		mp_x86_store_sweep(r->start, r->stride, r->count, r->steps);
 		return MP_OK;
 	case MP_OP_CODE:
-		mp_x86_code_run(r->start, r->steps);
+		s->end = mp_x86_code_run(r->start, r->steps);
+		return MP_OK;
+	case MP_OP_KERNEL:
+		if (r->steps)
+			mp_x86_kernel_run(r->start, r->steps);
 		return MP_OK;
 	default:
 		return MP_UNSUPPORTED;
@@ -68,37 +64,6 @@ enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
 enum mp_status mp_x86_flush_line(const void *addr)
 {
 	mp_x86_clflush(addr);
-	return MP_OK;
-}
-
-static void put_block(uint8_t *at, const uint8_t *next)
-{
-	int32_t rel = (int32_t)(next - (at + REL32_END));
-
-	at[0] = 0x48;
-	at[1] = 0xff;
-	at[2] = 0xcf;
-	at[3] = 0x0f;
-	at[4] = 0x85;
-	at[5] = (uint8_t)rel;
-	at[6] = (uint8_t)(rel >> 8);
-	at[7] = (uint8_t)(rel >> 16);
-	at[8] = (uint8_t)(rel >> 24);
-	at[9] = 0xc3;
-}
-
-enum mp_status mp_x86_code_build(struct mp_mem *m, const uint64_t *offsets, uint64_t n,
-				 void **entry)
-{
-	if (n == 0)
-		return MP_EIO;
-	for (uint64_t i = 0; i < n; i++) {
-		if (offsets[i] + BLOCK_BYTES > m->bytes)
-			return MP_EIO;
-	}
-	for (uint64_t i = 0; i < n; i++)
-		put_block(m->base + offsets[i], m->base + offsets[(i + 1) % n]);
-	*entry = m->base + offsets[0];
 	return MP_OK;
 }
 

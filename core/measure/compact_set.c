@@ -10,11 +10,17 @@ void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struc
 		  const char *region, struct mp_ref_stride known)
 {
 	*s = (struct mp_compact_set){
-		.c = c, .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
+		.c = c, .link = mp_linker_data(c->p), .elem = sizeof(uint64_t), .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
 		.region = region, .known = known, .base_ticks = mp_na_double(),
 		.base_min = mp_na_double(), .l1_ticks = mp_na_double(), .stable = MP_COMPACT_SET_STABLE,
 	};
 	mp_rng_seed(&s->rng, c->cfg->seed);
+}
+
+void mp_compact_set_code(struct mp_compact_set *s, uint64_t block)
+{
+	s->link = mp_linker_code(s->c->p, block);
+	s->elem = mp_link_elem(&s->link);
 }
 
 /*
@@ -35,10 +41,13 @@ static void flush_chain(struct mp_compact_set *s, const uint8_t *base, const uin
 static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const uint64_t *offs,
 				 uint64_t n, double *ticks)
 {
-	struct mp_chase ch = { .cursor = mp_ref_chain(base, offs, n), .length = n,
-			       .region = s->region };
-	enum mp_status st = mp_chase_warm(s->c, &ch);
+	void *start = NULL;
+	enum mp_status st = mp_link(&s->link, base, s->bytes - (uint64_t)(base - s->mem), offs,
+				    n, &start);
+	struct mp_chase ch = mp_chase_linked(&s->link, start, n, s->region);
 
+	if (st == MP_OK)
+		st = mp_chase_warm(s->c, &ch);
 	if (st == MP_OK)
 		st = mp_chase_min_pass(s->c, &ch, MP_MIN_WHOLE(s->stable), ticks);
 	flush_chain(s, base, offs, n);
@@ -70,7 +79,7 @@ static enum mp_status tlb_share(struct mp_compact_set *s, uint64_t n, double *ex
 	/* The pages are the memory's: offsets from its (page-aligned) start. */
 	for (uint64_t i = 0; i < n; i++)
 		twin[i] = s->shift + order[i];
-	mp_ref_twin(twin, n, s->page, s->twin_line, twin);
+	mp_ref_twin(twin, n, s->page, s->twin_line, s->elem, twin);
 	st = time_chain(s, s->mem, twin, n, &t);
 	*extra = st == MP_OK && t > s->l1_ticks ? t - s->l1_ticks : 0.0;
 	return st;
@@ -94,7 +103,7 @@ enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref
 
 	if (n == 0 || n > MP_COMPACT_SET_MAX_ELEMS || s->shift + mp_ref_stride_span(shape) > s->bytes)
 		return MP_ENOMEM;
-	mp_ref_stride_chain(s->mem + s->shift, shape, order, &s->rng);
+	mp_ref_stride_order(shape, order, &s->rng);
 	return time_order(s, n, ticks);
 }
 

@@ -16,6 +16,7 @@
 #ifndef MEMPROBE_CORE_MEASURE_COMPACT_SET_H
 #define MEMPROBE_CORE_MEASURE_COMPACT_SET_H
 
+#include "core/measure/link.h"
 #include "core/probe.h"
 #include "core/seq/refstring.h"
 
@@ -66,6 +67,8 @@
 
 struct mp_compact_set {
 	struct mp_ctx *c;
+	struct mp_linker link;  /* loads (data), or fetches of code blocks */
+	uint64_t elem;          /* the least distance between two elements (mp_link_elem) */
 	uint8_t *mem;           /* page-aligned memory the sets are built in */
 	uint64_t bytes;
 	uint64_t page;          /* its page size */
@@ -81,9 +84,11 @@ struct mp_compact_set {
 	uint64_t shift;         /* where the sets start in mem, for mp_compact_set_time */
 };
 
-/* A tester over memory m; no twins until set. */
+/* A tester of loads over memory m; no twins until set. */
 void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struct mp_mem *m,
 		  const char *region, struct mp_ref_stride known);
+/* Make it a tester of fetches: every set a chain of code blocks (m executable). */
+void mp_compact_set_code(struct mp_compact_set *s, uint64_t block);
 
 /* Time the baseline set again: base_ticks. */
 enum mp_status mp_compact_set_baseline(struct mp_compact_set *s);

@@ -52,16 +52,21 @@ static uint64_t spacing(const struct mp_ck *k, uint64_t bytes)
  * some of them for pass after pass), and a footprint that fits would look
  * as if it did not.
  */
-static void ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t bytes, struct mp_chase *ch)
+static enum mp_status ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t bytes,
+			       struct mp_chase *ch)
 {
 	const struct mp_ck *k = r->k;
+	struct mp_linker data = mp_linker_data(c->p);
+	const struct mp_linker *link = k->code ? k->code : &data;
 	uint64_t line = spacing(k, bytes);
+	void *start;
+	enum mp_status st;
 
 	if (!r->no_flush)
 		r->no_flush = c->p->ops->flush_all(c->p) != MP_OK;
-	ch->cursor = mp_ref_ck(r->m->base, bytes, k->row, line, &r->g);
-	ch->length = bytes / line;
-	ch->region = r->region;
+	st = mp_link_ck(link, r->m, bytes, k->row, line, &r->g, &start);
+	*ch = mp_chase_linked(link, start, bytes / line, r->region);
+	return st;
 }
 
 /*
@@ -74,9 +79,11 @@ static enum mp_status ck_sample(struct mp_ctx *c, void *arg, const struct mp_swe
 {
 	struct ck_run *r = arg;
 	struct mp_chase ch;
+	enum mp_status st = ck_build(c, r, s->x[i], &ch);
 
-	ck_build(c, r, s->x[i], &ch);
 	*n = 0;
+	if (st != MP_OK)
+		return st;
 	return mp_chase_visit(c, &ch, !r->k->cold_above || s->x[i] <= r->k->cold_above, ticks,
 			      n);
 }
@@ -139,10 +146,10 @@ bool mp_footprint_append(struct mp_ck *a, const struct mp_ck *b)
 static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes, double *ticks)
 {
 	struct mp_chase ch;
-	enum mp_status st;
+	enum mp_status st = ck_build(c, r, bytes, &ch);
 
-	ck_build(c, r, bytes, &ch);
-	st = mp_chase_warm(c, &ch);
+	if (st == MP_OK)
+		st = mp_chase_warm(c, &ch);
 	if (st != MP_OK)
 		return st;
 	if (ch.length > MP_WINDOW_STEPS)

@@ -68,6 +68,8 @@ struct mp_ck {
 	uint64_t row;                    /* bytes of a row of C(k): see MP_FOOTPRINT_ROW_PAGES */
 	uint64_t cold_above;             /* no warming walk above this footprint; 0: always */
 	double budget_s;                 /* time bound of the sweep; 0: none */
+	/* Fetches instead of loads: C(k) as a chain of code blocks (m executable); NULL: loads. */
+	const struct mp_linker *code;
 	/* What it found. */
 	uint32_t n;
 	uint64_t bytes[MP_SWEEP_MAX];

@@ -12,7 +12,7 @@ enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t s
 			       uint64_t *ticks)
 {
 	struct mp_run r = {
-		.op = MP_OP_CHASE, .start = ch->cursor, .steps = steps, .region = ch->region,
+		.op = ch->op, .start = ch->cursor, .steps = steps, .region = ch->region,
 	};
 	struct mp_sample s = { 0 };
 	enum mp_status masked = c->p->ops->irq_mask(c->p);

@@ -11,6 +11,7 @@
 #ifndef MEMPROBE_CORE_MEASURE_TIMING_H
 #define MEMPROBE_CORE_MEASURE_TIMING_H
 
+#include "core/measure/link.h"
 #include "core/probe.h"
 
 /*
@@ -29,11 +30,24 @@
  */
 #define MP_WINDOW_STEPS 16384u
 
+/*
+ * A cycle timed by the disciplines below: a pointer chase (loads), or a
+ * chain of code blocks (fetches, op MP_OP_CODE: core/measure/link.h), which
+ * continues from where a window stopped just as a chase does.
+ */
 struct mp_chase {
 	void *cursor;          /* where the next window starts */
 	uint64_t length;       /* elements in the cycle */
 	const char *region;    /* name for the simulator's causes of misses */
+	enum mp_op op;         /* MP_OP_CHASE (0) or MP_OP_CODE */
 };
+
+/* The chase of a string a linker built from `start`. */
+static inline struct mp_chase mp_chase_linked(const struct mp_linker *k, void *start,
+					      uint64_t length, const char *region)
+{
+	return (struct mp_chase){ start, length, region, k->op };
+}
 
 /* Walk the whole cycle once, untimed, so that the timed runs see steady state. */
 enum mp_status mp_chase_warm(struct mp_ctx *c, struct mp_chase *ch);

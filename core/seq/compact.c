@@ -94,11 +94,8 @@ static void unstride(uint64_t *offs, uint64_t n, uint64_t block, struct mp_rng *
 	}
 }
 
-void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
-			  struct mp_rng *g)
+void mp_ref_stride_order(const struct mp_ref_stride *s, uint64_t *offs, struct mp_rng *g)
 {
-	uint64_t n = mp_ref_stride_count(s);
-
 	/* Shuffle the group numbers in place first, then expand each group
 	 * from the last: group i overwrites only numbers already used. */
 	for (uint64_t i = 0; i < s->groups; i++)
@@ -106,8 +103,14 @@ void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t
 	mp_ref_shuffle(offs, s->groups, g);
 	for (uint64_t i = s->groups; i-- > 0;)
 		group_offsets(s, offs[i], offs + i * s->n, g);
-	unstride(offs, n, s->n, g);
-	return mp_ref_chain(base, offs, n);
+	unstride(offs, mp_ref_stride_count(s), s->n, g);
+}
+
+void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
+			  struct mp_rng *g)
+{
+	mp_ref_stride_order(s, offs, g);
+	return mp_ref_chain(base, offs, mp_ref_stride_count(s));
 }
 
 uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
@@ -133,11 +136,11 @@ uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint
 	return total;
 }
 
-void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t *out)
+void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t elem,
+		 uint64_t *out)
 {
-	uint64_t lines = page / line, words = line / sizeof(uint64_t);
+	uint64_t lines = page / line, slots = line / elem;
 
 	for (uint64_t i = 0; i < n; i++)
-		out[i] = (offs[i] & ~(page - 1)) + i % lines * line +
-			 i / lines % words * sizeof(uint64_t);
+		out[i] = (offs[i] & ~(page - 1)) + i % lines * line + i / lines % slots * elem;
 }

@@ -14,6 +14,43 @@
 #include "core/lib/rng.h"
 
 /*
+ * Where a generator puts its elements, in visiting order.  Linked
+ * (mp_ref_linked): the elements are words at base + offset, each given the
+ * address of the next and the last the first's: a pointer cycle for a
+ * data chase, built in place.  Listed (mp_ref_listed): the offsets are
+ * written out, at most `max` of them, for a chain of code blocks (the
+ * instruction-side twin: the platform's code_build turns the offsets into
+ * blocks that jump to each other in this order).  One generator of every
+ * string serves both.
+ */
+struct mp_ref_out {
+	uint8_t *base;         /* linked: the elements' memory */
+	uint64_t *offs;        /* listed: the offsets (NULL when linked) */
+	uint64_t max;          /* listed: room in offs */
+	uint64_t n;            /* elements put so far (listed: also past max) */
+	uint64_t *first, *prev;
+};
+
+static inline struct mp_ref_out mp_ref_linked(uint8_t *base)
+{
+	return (struct mp_ref_out){ .base = base };
+}
+
+static inline struct mp_ref_out mp_ref_listed(uint64_t *offs, uint64_t max)
+{
+	return (struct mp_ref_out){ .offs = offs, .max = max };
+}
+
+/* The next element in visiting order, at base + off. */
+void mp_ref_put(struct mp_ref_out *o, uint64_t off);
+/*
+ * The string is complete.  Linked: the cycle is closed and its first
+ * element returned.  Listed: NULL (o->n says how many were put; more than
+ * max means the list was cut short).
+ */
+void *mp_ref_close(struct mp_ref_out *o);
+
+/*
  * Link n elements at base + i * stride (i < n) into one random cycle
  * (Sattolo's algorithm, in place: no scratch memory).  Returns the element
  * the chase starts from.  n >= 1, stride >= sizeof(void *).
@@ -41,6 +78,8 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g);
  * bytes a multiple of line; row and line powers of two, line >= 8.
  */
 void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, struct mp_rng *g);
+void mp_ref_ck_put(struct mp_ref_out *o, uint64_t bytes, uint64_t row, uint64_t line,
+		   struct mp_rng *g);
 
 /*
  * Page-spread strings for TLB tests: `per_page` elements in each of
@@ -82,6 +121,7 @@ uint64_t mp_ref_pages_span(const struct mp_ref_pages *s);
 /* Elements in the cycle. */
 uint64_t mp_ref_pages_count(const struct mp_ref_pages *s);
 void *mp_ref_pages(uint8_t *base, const struct mp_ref_pages *s, struct mp_rng *g);
+void mp_ref_pages_put(struct mp_ref_out *o, const struct mp_ref_pages *s, struct mp_rng *g);
 
 /*
  * Strided address sets: the L1 gap test's G(n, k, o) and X-Ray's compact
@@ -136,6 +176,8 @@ uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
  */
 void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
 			  struct mp_rng *g);
+/* The same visiting order, written into offs only (a code chain's layout). */
+void mp_ref_stride_order(const struct mp_ref_stride *s, uint64_t *offs, struct mp_rng *g);
 
 /*
  * The back-invalidation string (core/probes/compact/inclusion.c): lines k * stride,
@@ -154,15 +196,18 @@ uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint
 			    uint64_t stride, uint64_t yoff, uint64_t *offs, struct mp_rng *g);
 
 /*
- * The TLB twin of a visiting order: element i moves to another word of its
- * own page, on line i mod (page / line), so the twin visits exactly the
- * same pages in the same order (the same TLB behaviour) while its lines
- * spread evenly over the sets of any cache whose way is at most a page: it
- * hits in the L1 when n is at most the L1's lines.  Writes out[0 .. n);
- * base + offs[i] must be 8-byte aligned; page and line powers of two.
- * Distinct offsets as long as no page holds page / 8 elements or more.
+ * The TLB twin of a visiting order: element i moves to another element
+ * slot of its own page, on line i mod (page / line), so the twin visits
+ * exactly the same pages in the same order (the same TLB behaviour) while
+ * its lines spread evenly over the sets of any cache whose way is at most
+ * a page: it hits in the L1 when n is at most the L1's lines.  A slot is
+ * `elem` bytes (8 for a chase's word, a code block's size rounded up to a
+ * power of two for a code chain).  Writes out[0 .. n); base + offs[i] must
+ * be elem-aligned; page, line and elem powers of two, elem <= line.
+ * Distinct offsets as long as no page holds page / elem elements or more.
  */
-void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t *out);
+void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t elem,
+		 uint64_t *out);
 
 /*
  * The counter probes' strings (grouped.c).  A counted run has to see the
@@ -182,9 +227,11 @@ void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line,
  * miss per line (or page) no larger than the group however small the
  * cache.  group == stride is a plain shuffled cycle.  stride >= 8 divides
  * group, group divides bytes, group / stride <= MP_REF_MAX_GROUP.  Returns
- * the element a chase starts from (base).
+ * the element a chase starts from.
  */
 void *mp_ref_grouped(uint8_t *base, uint64_t bytes, uint64_t stride, uint64_t group,
 		     struct mp_rng *g);
+void mp_ref_grouped_put(struct mp_ref_out *o, uint64_t bytes, uint64_t stride, uint64_t group,
+			struct mp_rng *g);
 
 #endif

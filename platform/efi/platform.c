@@ -35,6 +35,8 @@ struct efi_state {
 	struct mp_efi_mmu mmu;
 	struct mp_pmc pmc;
 	struct mp_x86_pmc counters;
+	struct mp_x86_isa isa;
+	uint64_t fw_cr4, fw_xcr0;      /* as the firmware had them, restored at close */
 	bool session;                /* our page tables are in CR3 between firmware calls */
 	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
 	bool mask_off;               /* a window overran: no more masking */
@@ -164,10 +166,16 @@ static void efi_irq_unmask(struct mp_platform *p)
 }
 
 static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,
-				     const uint64_t *offsets, uint64_t n, void **entry)
+				     const struct mp_code *c, void **entry)
 {
 	(void)p;
-	return mp_x86_code_build(m, offsets, n, entry);
+	return mp_x86_code_build(m, c, entry);
+}
+
+static enum mp_status efi_kernel_build(struct mp_platform *p, struct mp_mem *m,
+				       const struct mp_kernel *k, void **entry)
+{
+	return mp_x86_kernel_build(&st(p)->isa, m, k, entry);
 }
 
 /* The application's output, each call with the firmware's page tables in CR3. */
@@ -211,6 +219,7 @@ static const struct mp_platform_ops efi_ops = {
 	.irq_mask = efi_irq_mask,
 	.irq_unmask = efi_irq_unmask,
 	.code_build = efi_code_build,
+	.kernel_build = efi_kernel_build,
 };
 
 static uint64_t calibrate_tsc(void)
@@ -292,6 +301,36 @@ static void counters(struct efi_state *s, const struct mp_cpuid *c, struct mp_re
 		s->pmc.pmu.gp_bits, bits_set(s->pmc.fixed_ok), list);
 }
 
+/*
+ * The vector registers' state: firmware need not enable AVX or AVX-512 (UEFI
+ * 2.10, 2.3.4, promises only SSE).  Where the CPU has XSAVE, CR4.OSXSAVE is
+ * set and XCR0 given every component the CPU supports, so the kernels can
+ * use them; the firmware's values come back at close.  The kernels run with
+ * interrupts masked, so no firmware handler sees the wider registers.
+ */
+static void vector_state(struct efi_state *s, const struct mp_cpuid *c)
+{
+	s->fw_cr4 = mp_x86_read_cr4();
+	if (mp_x86_isa_has_xsave(c)) {
+		if (!(s->fw_cr4 & MP_CR4_OSXSAVE))
+			mp_x86_write_cr4(s->fw_cr4 | MP_CR4_OSXSAVE);
+		s->fw_xcr0 = mp_x86_xgetbv(0);
+		mp_x86_xsetbv(0, mp_x86_isa_xcr0_all(c));
+	}
+	mp_x86_isa_read(c, mp_x86_isa_xcr0(c), &s->isa);
+	mp_logf(&s->p, MP_LOG_INFO, "vector state: XCR0 %#llx (firmware's %#llx)",
+		(unsigned long long)mp_x86_isa_xcr0(c), (unsigned long long)s->fw_xcr0);
+}
+
+static void vector_state_restore(struct efi_state *s)
+{
+	if (!(mp_x86_read_cr4() & MP_CR4_OSXSAVE))
+		return;
+	if (s->fw_xcr0)
+		mp_x86_xsetbv(0, s->fw_xcr0);
+	mp_x86_write_cr4(s->fw_cr4);
+}
+
 static void guard_check(struct mp_platform *p)
 {
 	if (mp_x86_msr_check())
@@ -311,7 +350,7 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 		return NULL;
 	*s = (struct efi_state){
 		.p = { .name = MP_EFI_PLATFORM, .page_bytes = BASE_PAGE_BYTES, .ops = &efi_ops,
-		       .out = &s->out, .priv = s },
+		       .code_block_min = MP_X86_CODE_BLOCK_MIN, .out = &s->out, .priv = s },
 		.arena = arena,
 		.app = out,
 		.out = { .log = fw_log, .progress = fw_progress, .sink = fw_sink, .ctx = s },
@@ -320,6 +359,7 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 	clocks(&s->p, &c);
 	s->mask_limit = s->p.tick_hz / 1000000u * MASK_MAX_US;
 	guard_check(&s->p);
+	vector_state(s, &c);
 	if (!mp_efi_mmu_open(&s->p, &s->mmu, &c, arena))
 		note(r, "uefi: firmware page tables", s->mmu.why);
 	else if (!s->mmu.write_back)
@@ -343,6 +383,7 @@ void mp_efi_close(struct mp_platform *p)
 		(unsigned long long)s->mask_windows,
 		(double)s->mask_longest * 1e3 / (double)p->tick_hz, MASK_MAX_US / 1000);
 	mp_pmc_close(&s->pmc);
+	vector_state_restore(s);
 	mp_efi_mmu_close(&s->mmu);
 	mp_fw_pool_free(s);
 }

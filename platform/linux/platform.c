@@ -22,6 +22,7 @@
 struct linux_state {
 	struct mp_platform p;
 	struct mp_x86_pmc pmc;
+	struct mp_x86_isa isa;
 };
 
 static struct linux_state *me(struct mp_platform *p)
@@ -174,10 +175,16 @@ static void linux_nothing(struct mp_platform *p)
 }
 
 static enum mp_status linux_code_build(struct mp_platform *p, struct mp_mem *m,
-				       const uint64_t *offsets, uint64_t n, void **entry)
+				       const struct mp_code *c, void **entry)
 {
 	(void)p;
-	return mp_x86_code_build(m, offsets, n, entry);
+	return mp_x86_code_build(m, c, entry);
+}
+
+static enum mp_status linux_kernel_build(struct mp_platform *p, struct mp_mem *m,
+					 const struct mp_kernel *k, void **entry)
+{
+	return mp_x86_kernel_build(&me(p)->isa, m, k, entry);
 }
 
 /* Sleep: the CPU goes to whatever else wants it meanwhile. */
@@ -201,6 +208,7 @@ static const struct mp_platform_ops linux_ops = {
 	.irq_mask = linux_unsupported,
 	.irq_unmask = linux_nothing,
 	.code_build = linux_code_build,
+	.kernel_build = linux_kernel_build,
 	.rest = linux_rest,
 };
 
@@ -218,6 +226,7 @@ static void pin_to_current_cpu(void)
 struct mp_platform *mp_linux_open(const struct mp_output *out)
 {
 	struct linux_state *s = calloc(1, sizeof(*s));
+	struct mp_cpuid c;
 	char why[200];
 
 	if (!s)
@@ -229,8 +238,11 @@ struct mp_platform *mp_linux_open(const struct mp_output *out)
 		.out = out,
 		.priv = s,
 		.page_bytes = (uint64_t)sysconf(_SC_PAGESIZE),
+		.code_block_min = MP_X86_CODE_BLOCK_MIN,
 		.tick_hz = calibrate_tsc(),
 	};
+	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+	mp_x86_isa_read(&c, mp_x86_isa_xcr0(&c), &s->isa);
 	s->p.core_hz = mp_x86_core_hz(s->p.tick_hz);
 	mp_linux_perf_open(&s->pmc, why, sizeof(why));
 	if (why[0])

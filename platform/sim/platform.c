@@ -14,8 +14,11 @@
  *                for what firmware and the OS do regardless.
  *   rest()       simulated time passes where the model has a neighbour;
  *                nothing else would notice.
- *   code_build() records the block addresses; MP_OP_CODE fetches one line
- *                at each block's address in turn.
+ *   code_build() writes at each block its successor and length (struct
+ *                mp_sim_block); MP_OP_CODE follows them, fetching every line
+ *                each block spans.
+ *   kernel_build() writes the kernel's description at the entry; MP_OP_KERNEL
+ *                takes the time the model's `op` lines give it.
  *   probe_*()    misses are counted under the probe that runs (--explain).
  */
 #include <stdlib.h>
@@ -24,18 +27,16 @@
 #include "platform/hosted/map.h"
 #include "platform/sim/platform.h"
 
-struct chain {
-	void *entry;
-	uint64_t *block;
-	uint64_t n;
-	uint8_t *lo, *hi;      /* the memory it lives in */
-};
-
 struct simp {
 	struct mp_platform p;
 	struct mp_sim *sim;
-	struct chain *chains;
-	int nchains;
+};
+
+/* What kernel_build leaves at the entry for run(): a tag and the kernel. */
+#define KERNEL_TAG 0x6b65726e656c4d50ull
+struct kernel_rec {
+	uint64_t tag;
+	struct mp_kernel k;
 };
 
 static struct simp *me(struct mp_platform *p)
@@ -81,58 +82,26 @@ static enum mp_status sp_mem_alloc(struct mp_platform *p, const struct mp_mem_re
 	return MP_OK;
 }
 
-static void drop_chains(struct simp *sp, const uint8_t *lo, const uint8_t *hi)
-{
-	for (int i = 0; i < sp->nchains;) {
-		if (sp->chains[i].lo >= lo && sp->chains[i].hi <= hi) {
-			free(sp->chains[i].block);
-			sp->chains[i] = sp->chains[--sp->nchains];
-		} else {
-			i++;
-		}
-	}
-}
-
 static void sp_mem_free(struct mp_platform *p, struct mp_mem *m)
 {
 	if (!m->base)
 		return;
-	drop_chains(me(p), m->base, m->base + m->bytes);
 	mp_sim_unmap(me(p)->sim, (uint64_t)(uintptr_t)m->base);
 	mp_hosted_unmap(m->base, m->bytes);
 	m->base = NULL;
 }
 
-static struct chain *find_chain(struct simp *sp, const void *entry)
+static bool run_kernel(struct simp *sp, const struct mp_run *r)
 {
-	for (int i = 0; i < sp->nchains; i++)
-		if (sp->chains[i].entry == entry)
-			return &sp->chains[i];
-	return NULL;
-}
+	const struct kernel_rec *k = r->start;
+	uint64_t pa;
 
-/* The chain starting at entry: the old one emptied, or a new slot. */
-static struct chain *chain_slot(struct simp *sp, void *entry)
-{
-	struct chain *c = find_chain(sp, entry);
-
-	if (c) {
-		free(c->block);
-		return c;
-	}
-	c = realloc(sp->chains, (size_t)(sp->nchains + 1) * sizeof(*c));
-	if (!c)
-		return NULL;
-	sp->chains = c;
-	c = &c[sp->nchains++];
-	c->entry = entry;
-	return c;
+	return mp_sim_translate(sp->sim, (uint64_t)(uintptr_t)r->start, &pa) &&
+	       k->tag == KERNEL_TAG && mp_sim_kernel(sp->sim, &k->k, r->steps);
 }
 
 static bool do_run(struct simp *sp, const struct mp_run *r, struct mp_sample *out)
 {
-	const struct chain *c;
-
 	switch (r->op) {
 	case MP_OP_CHASE:
 		return mp_sim_chase(sp->sim, r->start, r->steps, &out->end);
@@ -142,8 +111,9 @@ static bool do_run(struct simp *sp, const struct mp_run *r, struct mp_sample *ou
 				    r->steps,
 				    r->op == MP_OP_STORE_SWEEP ? MP_SIM_STORE : MP_SIM_LOAD);
 	case MP_OP_CODE:
-		c = find_chain(sp, r->start);
-		return c && mp_sim_fetch_chain(sp->sim, c->block, c->n, r->steps);
+		return mp_sim_fetch_chain(sp->sim, r->start, r->steps, &out->end);
+	case MP_OP_KERNEL:
+		return run_kernel(sp, r);
 	default:
 		return false;
 	}
@@ -219,28 +189,51 @@ static bool sp_rest(struct mp_platform *p, uint32_t us)
 	return mp_sim_rest(me(p)->sim, us);
 }
 
-static enum mp_status sp_code_build(struct mp_platform *p, struct mp_mem *m,
-				    const uint64_t *offsets, uint64_t n, void **entry)
+/* Every block inside the memory, at least a record long, none overlapping its successor. */
+static bool blocks_fit(const struct mp_mem *m, const struct mp_code *c)
 {
-	struct chain *c;
+	if (!c->n || !m->base || c->block_bytes < sizeof(struct mp_sim_block) ||
+	    c->block_bytes > MP_SIM_BLOCK_MAX)
+		return false;
+	for (uint64_t i = 0; i < c->n; i++)
+		if (c->offsets[i] > m->bytes || m->bytes - c->offsets[i] < c->block_bytes)
+			return false;
+	return true;
+}
 
-	if (!n || !m->base)
+static enum mp_status sp_code_build(struct mp_platform *p, struct mp_mem *m,
+				    const struct mp_code *c, void **entry)
+{
+	(void)p;
+	if (!blocks_fit(m, c))
 		return MP_EIO;
-	for (uint64_t i = 0; i < n; i++)
-		if (offsets[i] >= m->bytes)
-			return MP_EIO;
-	c = chain_slot(me(p), m->base + offsets[0]);
-	if (!c)
-		return MP_ENOMEM;
-	c->block = malloc(n * sizeof(*c->block));
-	c->n = c->block ? n : 0;
-	c->lo = m->base;
-	c->hi = m->base + m->bytes;
-	if (!c->block)
-		return MP_ENOMEM;
-	for (uint64_t i = 0; i < n; i++)
-		c->block[i] = (uint64_t)(uintptr_t)(m->base + offsets[i]);
-	*entry = c->entry;
+	for (uint64_t i = 0; i < c->n; i++) {
+		struct mp_sim_block b = {
+			.next = (uint64_t)(uintptr_t)(m->base + c->offsets[(i + 1) % c->n]),
+			.bytes = c->block_bytes,
+		};
+
+		memcpy(m->base + c->offsets[i], &b, sizeof(b));
+	}
+	*entry = m->base + c->offsets[0];
+	return MP_OK;
+}
+
+static enum mp_status sp_kernel_build(struct mp_platform *p, struct mp_mem *m,
+				      const struct mp_kernel *k, void **entry)
+{
+	const struct mp_sim_model *mod = mp_sim_model(me(p)->sim);
+	int w = mp_sim_width_index(k->width);
+	struct kernel_rec rec = { KERNEL_TAG, *k };
+
+	if (!k->chains || !k->ops || k->ops % k->chains || k->op >= MP_ARITH_COUNT)
+		return MP_EIO;
+	if (w < 0 || !mod->ops[k->op][w].set || k->chains > MP_SIM_MAX_CHAINS)
+		return MP_UNSUPPORTED;
+	if (!m->base || m->bytes < sizeof(rec))
+		return MP_EIO;
+	memcpy(m->base, &rec, sizeof(rec));
+	*entry = m->base;
 	return MP_OK;
 }
 
@@ -266,6 +259,7 @@ static const struct mp_platform_ops sim_ops = {
 	.irq_mask = sp_irq_mask,
 	.irq_unmask = sp_irq_unmask,
 	.code_build = sp_code_build,
+	.kernel_build = sp_kernel_build,
 	.rest = sp_rest,
 	.probe_begin = sp_probe_begin,
 	.probe_end = sp_probe_end,
@@ -287,6 +281,7 @@ struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_ou
 		.tick_hz = m->clock_hz,
 		.core_hz = m->clock_hz,
 		.page_bytes = mp_sim_base_page(sp->sim),
+		.code_block_min = sizeof(struct mp_sim_block),
 		.ops = &sim_ops,
 		.out = out,
 		.priv = sp,
@@ -301,9 +296,6 @@ void mp_sim_close(struct mp_platform *p)
 	if (!p)
 		return;
 	sp = me(p);
-	for (int i = 0; i < sp->nchains; i++)
-		free(sp->chains[i].block);
-	free(sp->chains);
 	mp_sim_free(sp->sim);
 	free(sp);
 }

@@ -196,6 +196,32 @@ static void test_counters(void)
 	mp_sim_close(p);
 }
 
+/* A block of 100 bytes spans three 64-byte lines from offset 32, and from 12192 too (two pages). */
+static void test_block_lines(void)
+{
+	struct mp_platform *p = platform(model_text, false);
+	struct mp_mem_req req = { .bytes = 1 << 16, .align = 4096, .exec = true };
+	static const uint64_t offsets[] = { 32, 8192 + 4000 };
+	struct mp_mem code;
+	struct mp_sample s;
+	void *entry = NULL;
+
+	p->ops->mem_alloc(p, &req, &code);
+	CHECK_EQ_INT(p->ops->code_build(p, &code, &(struct mp_code){ offsets, 2, 100 }, &entry),
+		     MP_OK, "code_build of long blocks");
+	expect_run(p, MP_OP_CODE, entry, 2, &s, MP_OK, "long blocks run");
+	CHECK(s.count[MP_EV_L1I_MISS] == 6 && s.count[MP_EV_ITLB1_MISS] == 3,
+	      "every line a block spans is fetched: 3 + 3 lines, the second block on two pages "
+	      "(%llu misses, %llu ITLB misses)", (unsigned long long)s.count[MP_EV_L1I_MISS],
+	      (unsigned long long)s.count[MP_EV_ITLB1_MISS]);
+	expect_run(p, MP_OP_CODE, entry, 20, &s, MP_OK, "long blocks run again");
+	CHECK(s.count[MP_EV_L1I_MISS] == 0 && s.ticks == 20 * 3 * 6 / 2,
+	      "then every line hits: 6 lines of 3 cycles per two blocks (%llu ticks)",
+	      (unsigned long long)s.ticks);
+	p->ops->mem_free(p, &code);
+	mp_sim_close(p);
+}
+
 static void test_sweeps_and_code(void)
 {
 	struct mp_platform *p = platform(model_text, false);
@@ -214,13 +240,17 @@ static void test_sweeps_and_code(void)
 	run(p, MP_OP_STORE_SWEEP, m.base, 32, &s);
 	CHECK(s.count[MP_EV_STORES] == 32 && s.count[MP_EV_LOADS] == 0, "store sweep");
 	p->ops->mem_alloc(p, &req, &code);
-	st = p->ops->code_build(p, &code, offsets, 3, &entry);
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 16 }, &entry);
 	CHECK_EQ_INT(st, MP_OK, "code_build");
 	CHECK(entry == code.base, "entry is the first block");
 	expect_run(p, MP_OP_CODE, entry, 30, &s, MP_OK, "code runs");
 	CHECK(s.count[MP_EV_INSTRUCTIONS] == 30 && s.count[MP_EV_L1I_MISS] == 3 &&
 	      s.count[MP_EV_ITLB1_MISS] == 3 && s.count[MP_EV_L1D_MISS] == 0,
 	      "code: 3 blocks on 3 pages fetched 10 times");
+	expect_run(p, MP_OP_CODE, entry, 31, &s, MP_OK, "code runs on");
+	CHECK(s.end == code.base + 4096, "a run ends at the block after the last one run");
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 15 }, &entry);
+	CHECK_EQ_INT(st, MP_EIO, "a block shorter than the platform's shortest is refused");
 	expect_run(p, MP_OP_CODE, m.base, 3, &s, MP_EIO, "no chain there: EIO");
 	expect_run(p, MP_OP_CHASE, &local, 3, &s, MP_EIO, "unmapped start: EIO");
 	expect_run(p, MP_OP_COUNT, m.base, 3, &s, MP_UNSUPPORTED, "unknown op");
@@ -286,6 +316,7 @@ int main(void)
 	test_chase();
 	test_counters();
 	test_sweeps_and_code();
+	test_block_lines();
 	test_alloc_rounds_up();
 	test_explain();
 	return check_done();

@@ -168,7 +168,8 @@ static enum mp_status build_code(struct policy_job *j, struct mp_mem *code)
 	for (uint64_t i = 0; i < per; i++)
 		for (uint64_t s = 0; s < j->sets; s++)
 			code_offs[j->blocks++] = shift + i * span + s * j->l->unit;
-	st = p->ops->code_build(p, code, code_offs, j->blocks, &j->entry);
+	st = p->ops->code_build(p, code, &(struct mp_code){ code_offs, j->blocks,
+							    p->code_block_min }, &j->entry);
 	if (st != MP_OK)
 		p->ops->mem_free(p, code);
 	return st;

@@ -30,8 +30,7 @@
 /* Cooper-Xu's MaxAssoc, and how far we double it when nothing misses. */
 #define GAP_MAX_ASSOC 16u
 #define GAP_MAX_ASSOC_LIMIT 256u
-/* The smallest gap and offset: one 8-byte element. */
-#define GAP_WORD 8u
+/* The smallest gap and offset is one element, s->elem: an 8-byte word, or a code block. */
 /* The largest line offset tried: a 4 KB page (Cooper-Xu sweep o to the page size). */
 #define GAP_MAX_OFFSET 4096u
 
@@ -47,7 +46,7 @@ static int misses(struct mp_compact_set *s, uint64_t n, uint64_t k, uint64_t o)
 /* Loop 1 for one MaxAssoc: the capacity bound, 0 when no gap misses. */
 static int capacity_bound(struct mp_compact_set *s, uint64_t assoc, uint64_t *cap)
 {
-	uint64_t k = GAP_LB / assoc < GAP_WORD ? GAP_WORD : GAP_LB / assoc;
+	uint64_t k = GAP_LB / assoc < s->elem ? s->elem : GAP_LB / assoc;
 
 	for (; k <= GAP_UB / assoc; k *= 2) {
 		int m = misses(s, assoc + 1, k, 0);
@@ -112,7 +111,7 @@ static int exact_capacity(struct mp_compact_set *s, uint64_t cap, uint64_t ways,
 
 	*way = mp_pow2_floor(cap / ways);
 	over = misses(s, ways + 1, *way, 0);
-	if (*way / 2 >= GAP_WORD)
+	if (*way / 2 >= s->elem)
 		under = misses(s, ways + 1, *way / 2, 0);
 	if (over < 0 || under < 0)
 		return -1;
@@ -122,7 +121,7 @@ static int exact_capacity(struct mp_compact_set *s, uint64_t cap, uint64_t ways,
 /* Loop 3: the line, 0 when no offset below the way brings G back to hits. */
 static int find_line(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t *line)
 {
-	for (uint64_t o = GAP_WORD; o < way && o <= GAP_MAX_OFFSET; o *= 2) {
+	for (uint64_t o = s->elem; o < way && o <= GAP_MAX_OFFSET; o *= 2) {
 		int m = misses(s, ways + 1, way, o);
 
 		if (m <= 0) {

@@ -22,7 +22,6 @@
 #define XRAY_S0 64u
 /* The ladder stops here: 64 KB ways (Athlon MP's L1 has 32 KB ways). */
 #define XRAY_S_MAX (256ull << 10)
-#define XRAY_WORD 8u
 
 /* 1: <S, n> not compact, 0: compact, -1: not timed. */
 static int spills(struct mp_compact_set *s, uint64_t stride, uint64_t n)
@@ -91,7 +90,7 @@ static int ladder(struct mp_compact_set *s, uint64_t *ways, uint64_t *way)
 /* Figure 10: 0 when no b below the way made the set compact. */
 static int block(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t *line)
 {
-	for (uint64_t b = XRAY_WORD; b < way; b *= 2) {
+	for (uint64_t b = s->elem; b < way; b *= 2) {
 		struct mp_ref_stride x = mp_ref_xray_block(way, ways, b);
 		int c = mp_compact_set_compact(s, &x);
 

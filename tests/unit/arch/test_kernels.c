@@ -70,23 +70,58 @@ static void test_sweeps(void)
 	CHECK(mp_x86_run(NULL, &r, &s) == MP_EIO, "sweep with count 0 is refused");
 }
 
+static void *exec_map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED, "executable memory");
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static void test_code_chain(void)
 {
 	uint64_t offs[] = { 0, 4096, 128, 8192 };
-	struct mp_mem m = { 0 };
+	struct mp_mem m = { .bytes = 3 * 4096 };
+	struct mp_code c = { offs, 4, MP_X86_CODE_BLOCK_MIN };
 	struct mp_run r = { .op = MP_OP_CODE, .steps = 1001 };
 	struct mp_sample s;
 
-	m.bytes = 3 * 4096;
-	m.base = mmap(NULL, m.bytes, PROT_READ | PROT_WRITE | PROT_EXEC,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(m.base != MAP_FAILED, "executable memory");
-	CHECK(mp_x86_code_build(&m, offs, 4, &r.start) == MP_OK, "code chain built");
+	m.base = exec_map(m.bytes);
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_OK, "code chain built");
 	CHECK(r.start == m.base, "code chain starts at the first block");
 	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK, "code chain runs 1001 blocks and returns");
-	offs[1] = m.bytes - 4;
-	CHECK(mp_x86_code_build(&m, offs, 4, &r.start) == MP_EIO,
+	CHECK(s.end == m.base + 4096, "1001 blocks of 4 end before block 1 (4096)");
+	r.start = s.end;
+	r.steps = 2;
+	mp_x86_run(NULL, &r, &s);
+	CHECK(s.end == m.base + 8192, "and go on from there: two more end before block 3");
+	offs[1] = m.bytes - MP_X86_CODE_BLOCK_MIN + 1;
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_EIO,
 	      "a block that does not fit is refused");
+	c.block_bytes = MP_X86_CODE_BLOCK_MIN - 1;
+	offs[1] = 4096;
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_EIO, "a block under the tail is refused");
+	munmap(m.base, m.bytes);
+}
+
+/* Long blocks: every byte before the tail is NOPs the processor runs through. */
+static void test_long_blocks(void)
+{
+	uint64_t offs[] = { 64, 8192 + 100 };
+	struct mp_mem m = { .bytes = 4 * 4096 };
+	struct mp_code c = { offs, 2, 1000 };
+	struct mp_run r = { .op = MP_OP_CODE, .steps = 777 };
+	struct mp_sample s;
+	int nops = 1;
+
+	m.base = exec_map(m.bytes);
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_OK, "long blocks built");
+	for (uint64_t i = 0; i + 9 <= 1000 - MP_X86_CODE_BLOCK_MIN; i += 9)
+		nops &= m.base[64 + i] == 0x66 && m.base[64 + i + 1] == 0x0f;
+	CHECK(nops, "the padding is 9-byte NOPs");
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK && s.end == m.base + 8192 + 100,
+	      "777 blocks of 2 end before block 1");
 	munmap(m.base, m.bytes);
 }
 
@@ -103,6 +138,7 @@ int main(void)
 	test_chase_follows_cycle();
 	test_sweeps();
 	test_code_chain();
+	test_long_blocks();
 	test_core_hz();
 	return check_done();
 }

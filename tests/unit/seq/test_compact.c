@@ -115,7 +115,7 @@ static void test_twin(void)
 
 	for (uint64_t i = 0; i < 300; i++)
 		in[i] = (i * 7919 % 300) * 8192 + 512;
-	mp_ref_twin(in, 300, 4096, 64, out);
+	mp_ref_twin(in, 300, 4096, 64, 8, out);
 	for (uint64_t i = 0; i < 300; i++) {
 		ok &= out[i] / 4096 == in[i] / 4096;
 		lines += out[i] % 4096 / 64 == i % 64;
@@ -126,6 +126,23 @@ static void test_twin(void)
 	CHECK_EQ_INT(pages, 300, "every element on its own page here");
 }
 
+/* Code blocks of 32 bytes: a twin of 200 on one page puts 64 lines x 2 slots, none overlapping. */
+static void test_twin_blocks(void)
+{
+	uint64_t in[128], out[128];
+	int apart = 1;
+
+	for (uint64_t i = 0; i < 128; i++)
+		in[i] = 4096 * 3 + i * 32;
+	mp_ref_twin(in, 128, 4096, 64, 32, out);
+	for (uint64_t i = 0; i < 128; i++)
+		for (uint64_t j = 0; j < i; j++)
+			apart &= out[i] - out[j] >= 32 && out[j] - out[i] >= 32;
+	CHECK(apart, "twin slots of 32-byte blocks never overlap");
+	CHECK(out[64] == 4096 * 3 + 32 && out[1] == 4096 * 3 + 64,
+	      "element 64 takes the second slot of line 0");
+}
+
 int main(void)
 {
 	mem = aligned_alloc(4096, MEM_BYTES);
@@ -134,6 +151,7 @@ int main(void)
 	test_groups();
 	test_evict();
 	test_twin();
+	test_twin_blocks();
 	free(mem);
 	return check_done();
 }

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A reference string made runnable.  core/seq/ generates every string;
+ * this links it for one side of the processor:
+ *
+ *   data (MP_OP_CHASE): a pointer cycle through the elements, built in
+ *   place: loads;
+ *   code (MP_OP_CODE): a chain of code blocks at the elements, built by the
+ *   platform's code_build from the string's offsets: fetches, the
+ *   instruction-side twin of the chase.
+ *
+ * The timing disciplines (timing.h: a struct mp_chase carries its op),
+ * compact sets, the footprint sweep, the TLB test and AMP's counted
+ * experiments build their strings through a linker, so each of them runs
+ * unchanged on either side.
+ */
+#ifndef MEMPROBE_CORE_MEASURE_LINK_H
+#define MEMPROBE_CORE_MEASURE_LINK_H
+
+#include "core/platform.h"
+#include "core/seq/refstring.h"
+
+struct mp_linker {
+	struct mp_platform *p;
+	enum mp_op op;           /* MP_OP_CHASE or MP_OP_CODE */
+	uint64_t block;          /* MP_OP_CODE: bytes of every block */
+};
+
+/* Blocks a code string may have (its offsets are kept in a static table). */
+#define MP_LINK_MAX_BLOCKS (1u << 18)
+
+static inline struct mp_linker mp_linker_data(struct mp_platform *p)
+{
+	return (struct mp_linker){ p, MP_OP_CHASE, 0 };
+}
+
+/* Code blocks of `block` bytes; 0: the platform's shortest. */
+struct mp_linker mp_linker_code(struct mp_platform *p, uint64_t block);
+
+/*
+ * The least distance between two elements that never overlap, a power of
+ * two: a chase's 8-byte word, or a code block rounded up.  Strings that put
+ * several elements in a line step by it (an X-Ray block offset, a TLB twin).
+ */
+uint64_t mp_link_elem(const struct mp_linker *k);
+
+/*
+ * The elements at base + offs[i] linked in that order; *start is element
+ * 0.  [base, base + bytes) is the memory they lie in.  MP_EIO when a code
+ * block does not fit it.
+ */
+enum mp_status mp_link(const struct mp_linker *k, uint8_t *base, uint64_t bytes,
+		       const uint64_t *offs, uint64_t n, void **start);
+
+/* The generators of core/seq/refstring.h, linked; MP_ENOMEM: more code blocks than the table. */
+enum mp_status mp_link_ck(const struct mp_linker *k, const struct mp_mem *m, uint64_t bytes,
+			  uint64_t row, uint64_t line, struct mp_rng *g, void **start);
+enum mp_status mp_link_pages(const struct mp_linker *k, const struct mp_mem *m,
+			     const struct mp_ref_pages *s, struct mp_rng *g, void **start);
+enum mp_status mp_link_grouped(const struct mp_linker *k, const struct mp_mem *m,
+			       uint64_t bytes, uint64_t stride, uint64_t group, struct mp_rng *g,
+			       void **start);
+
+#endif
