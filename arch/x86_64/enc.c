@@ -104,7 +104,7 @@ void mp_enc_vreg(struct mp_enc *e, struct mp_enc_vec v, const struct mp_enc_op *
 void mp_enc_vload(struct mp_enc *e, struct mp_enc_vec v, const struct mp_enc_op *op, unsigned reg,
 		  const uint8_t *target)
 {
-	prefix(e, v, op, reg, 0xfu, 0);       /* no vvvv operand: 1111b */
+	prefix(e, v, op, reg, 0, 0);          /* no vvvv operand: encoded as 1111b */
 	mp_enc_byte(e, (uint8_t)(MODRM_RIP | ((reg & 7u) << 3)));
 	mp_enc_u32(e, (uint32_t)(int32_t)(target - (e->at + 4)));
 }
