@@ -25,15 +25,22 @@ enum mp_status mp_probe_alloc(struct mp_ctx *c, uint64_t bytes, enum mp_page pag
 			      struct mp_mem *m)
 {
 	struct mp_mem_req req = { .bytes = bytes, .align = 4096, .page = page };
-	enum mp_status st = c->p->ops->mem_alloc(c->p, &req, m);
+
+	return mp_probe_alloc_req(c, &req, m);
+}
+
+enum mp_status mp_probe_alloc_req(struct mp_ctx *c, const struct mp_mem_req *req,
+				  struct mp_mem *m)
+{
+	enum mp_status st = c->p->ops->mem_alloc(c->p, req, m);
 	char why[MP_TEXT_LEN];
 	struct mp_buf b;
 
 	if (st == MP_OK)
 		return MP_OK;
 	mp_buf_init(&b, why, sizeof(why));
-	mp_buf_puts(&b, "could not allocate ");
-	mp_buf_size(&b, bytes);
+	mp_buf_puts(&b, req->exec ? "could not allocate executable " : "could not allocate ");
+	mp_buf_size(&b, req->bytes);
 	mp_buf_puts(&b, st == MP_ENOMEM ? " (out of memory)" : " (platform error)");
 	mp_probe_fail(c, why);
 	return st;

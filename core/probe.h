@@ -27,6 +27,9 @@ typedef void (*mp_probe_fn)(struct mp_ctx *ctx);
  */
 enum mp_status mp_probe_alloc(struct mp_ctx *c, uint64_t bytes, enum mp_page page,
 			      struct mp_mem *m);
+/* The same for any request (executable memory for code, ...). */
+enum mp_status mp_probe_alloc_req(struct mp_ctx *c, const struct mp_mem_req *req,
+				  struct mp_mem *m);
 
 /*
  * The same on 2M pages, physically contiguous where the platform can give

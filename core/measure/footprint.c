@@ -271,8 +271,13 @@ static bool usable_line(const struct mp_cache *c)
 
 uint64_t mp_footprint_l1_line(struct mp_result *r)
 {
-	const struct mp_cache *l1 = mp_result_find_cache(r, 1, MP_KIND_DATA);
-	const struct mp_cache *d = mp_result_documented_cache(r, 1);
+	return mp_footprint_l1_line_of(r, MP_KIND_DATA);
+}
+
+uint64_t mp_footprint_l1_line_of(struct mp_result *r, enum mp_kind side)
+{
+	const struct mp_cache *l1 = mp_result_find_cache(r, 1, side);
+	const struct mp_cache *d = mp_result_documented_side(r, 1, side);
 
 	if (usable_line(l1))
 		return (uint64_t)l1->line_bytes;

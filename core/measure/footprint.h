@@ -31,6 +31,8 @@
  * would not fit.
  */
 uint64_t mp_footprint_l1_line(struct mp_result *r);
+/* The same for either side: the L1 data or the L1 instruction cache's line. */
+uint64_t mp_footprint_l1_line_of(struct mp_result *r, enum mp_kind side);
 /*
  * Footprints: Cooper-Xu's sample points, each power of two with three
  * points evenly spaced before the next (2^k x 1, 1.25, 1.5, 1.75).  They

@@ -13,5 +13,8 @@ void mp_probe_compact(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);
 void mp_probe_tlb(struct mp_ctx *c);
 void mp_probe_policy(struct mp_ctx *c);
+void mp_probe_icache(struct mp_ctx *c);
+void mp_probe_itlb(struct mp_ctx *c);
+void mp_probe_cpu(struct mp_ctx *c);
 
 #endif

@@ -139,15 +139,21 @@ struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum m
 	return NULL;
 }
 
-const struct mp_cache *mp_result_documented_cache(const struct mp_result *r, int32_t level)
+const struct mp_cache *mp_result_documented_side(const struct mp_result *r, int32_t level,
+						 enum mp_kind side)
 {
 	for (int32_t i = 0; i < mp_count(r->documented.ncaches, MP_MAX_CACHES); i++) {
 		const struct mp_cache *d = &r->documented.caches[i];
 
-		if (d->level == level && d->type != MP_KIND_INSTRUCTION)
+		if (d->level == level && mp_kind_serves(d->type, side))
 			return d;
 	}
 	return NULL;
+}
+
+const struct mp_cache *mp_result_documented_cache(const struct mp_result *r, int32_t level)
+{
+	return mp_result_documented_side(r, level, MP_KIND_DATA);
 }
 
 /* names[v] for 0 <= v < n, else NULL: *_UNKNOWN has no name (written as null / "-"). */

@@ -235,6 +235,16 @@ struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum m
 /* The documented data or unified cache of a level (the first listed), or NULL. */
 const struct mp_cache *mp_result_documented_cache(const struct mp_result *r, int32_t level);
 
+/* Does a cache or TLB of this type serve this side (MP_KIND_DATA or MP_KIND_INSTRUCTION)? */
+static inline bool mp_kind_serves(enum mp_kind type, enum mp_kind side)
+{
+	return type == MP_KIND_UNIFIED || type == side;
+}
+
+/* The documented cache of a level that serves `side` (the first listed), or NULL. */
+const struct mp_cache *mp_result_documented_side(const struct mp_result *r, int32_t level,
+						 enum mp_kind side);
+
 /* Names used by every writer; NULL for *_UNKNOWN or a value out of range. */
 const char *mp_kind_name(enum mp_kind k);
 const char *mp_inclusion_name(enum mp_inclusion i);

@@ -72,12 +72,15 @@ static struct mp_ref_pages tstring(const struct tlb_ctx *t, uint64_t pages, uint
 
 static enum mp_status build(struct tlb_ctx *t, const struct mp_ref_pages *s, struct mp_chase *ch)
 {
+	void *start;
+	enum mp_status st;
+
 	if (mp_ref_pages_span(s) > t->m->bytes)
 		return MP_ENOMEM;
-	ch->cursor = mp_ref_pages(t->m->base, s, &t->g);
-	ch->length = mp_ref_pages_count(s);
-	ch->region = "tlb";
-	return MP_OK;
+	st = mp_link_pages(&t->link, t->m, s, &t->g, &start);
+	*ch = mp_chase_linked(&t->link, start, mp_ref_pages_count(s),
+			      t->side == MP_KIND_DATA ? "tlb" : "itlb");
+	return st;
 }
 
 static enum mp_status tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s,
@@ -163,6 +166,37 @@ static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES };
 
 /*
+ * Fetches (the "itlb" probe).  The L1 instruction cache holds only a few
+ * times as many lines as the first ITLB has entries (512 lines, 256
+ * entries on SPR), and a chain of k blocks is also k taken branches: past
+ * the branch target buffer's entries every block is mispredicted.  Both
+ * are boundaries in blocks, not pages, and T(n,k)'s cache boundary at 1/n
+ * of T(1,k)'s falls on the TLB boundary itself, where a pseudo-LRU set just
+ * over its ways hits on some lines: the times are not monotonic and
+ * Cooper-Xu's test fails.  So the code side holds the blocks and halves
+ * the pages instead: T(2, k/2) has as many blocks (lines, branches) as
+ * T(1,k) on half the pages.  Timed at lo, below the step, and at U, the
+ * first point of the plateau above it (U <= 2 lo): across a TLB boundary E
+ * (lo < E < U) its pages stay within E and it stays flat; across a
+ * boundary in blocks it rises as T(1,k) does.  Where U > 2 lo the two
+ * cannot be told apart (a cache of as many lines as the TLB has entries:
+ * Power3, the Apple-like model): not a TLB level from this side.
+ */
+static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	uint64_t lo = confirm_point(o, k, false), up = o->s.x[o->steps.plateau[k + 1].first];
+	double rise1 = o->steps.plateau[k + 1].level - o->steps.plateau[k].high;
+	struct mp_ref_pages a = tstring(t, lo / 2, 2), b = tstring(t, up / 2, 2);
+	double ta, tb;
+
+	if (up > 2 * lo || lo < TLB_MIN_PAGES)
+		return NOT_TLB;
+	if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
+		return NOT_TLB;
+	return tb - ta < TLB_CONFIRM_FRAC * rise1 ? TLB_BOUNDARY : NOT_TLB;
+}
+
+/*
  * PIECES: on large pages, T(2,k) already misses where T(1,k) fits the
  * first level, as if the TLB held pieces of a page rather than pages (a
  * hypervisor backing a guest's 2M pages with 4K ones: each of a page's
@@ -175,6 +209,8 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
 	double below = o->steps.plateau[k].high;
 	double rise1 = o->steps.plateau[k + 1].level - below;
 
+	if (t->side == MP_KIND_INSTRUCTION)
+		return confirmed_code(t, o, k);
 	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
 		struct mp_ref_pages a = tstring(t, lo, n), b = tstring(t, hi, n);
 		double ta, tb;
@@ -334,36 +370,37 @@ static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u,
 	}
 }
 
-/* Largest documented data or unified TLB for this page size (0: none). */
-static uint64_t documented_entries(const struct mp_result *r, uint64_t page)
+/* Largest documented TLB of the test's side for this page size (0: none). */
+static uint64_t documented_entries(const struct mp_result *r, enum mp_kind side, uint64_t page)
 {
 	uint64_t big = 0;
 
 	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
 		const struct mp_tlb *d = &r->documented.tlbs[i];
 
-		if (d->type != MP_KIND_INSTRUCTION && (uint64_t)d->page_bytes == page &&
+		if (mp_kind_serves(d->type, side) && (uint64_t)d->page_bytes == page &&
 		    d->entries > 0 && (uint64_t)d->entries > big)
 			big = (uint64_t)d->entries;
 	}
 	return big;
 }
 
-static enum mp_kind documented_type(const struct mp_result *r, int32_t level, uint64_t page)
+static enum mp_kind documented_type(const struct mp_result *r, enum mp_kind side, int32_t level,
+				    uint64_t page)
 {
 	for (int32_t i = 0; i < r->documented.ntlbs && i < MP_MAX_TLBS; i++) {
 		const struct mp_tlb *d = &r->documented.tlbs[i];
 
-		if (d->level == level && d->type != MP_KIND_INSTRUCTION &&
+		if (d->level == level && mp_kind_serves(d->type, side) &&
 		    (uint64_t)d->page_bytes == page)
 			return d->type;
 	}
-	return MP_KIND_DATA;
+	return side;
 }
 
-static uint64_t top_pages(const struct mp_ctx *c, uint64_t page)
+static uint64_t top_pages(const struct mp_ctx *c, enum mp_kind side, uint64_t page)
 {
-	uint64_t doc = documented_entries(c->r, page), top = TLB_TOP_DEFAULT;
+	uint64_t doc = documented_entries(c->r, side, page), top = TLB_TOP_DEFAULT;
 	uint64_t room = (page >= LARGE_PAGE ? c->cfg->arena_bytes : c->cfg->arena_bytes / 2) / page;
 
 	if (doc)
@@ -371,14 +408,46 @@ static uint64_t top_pages(const struct mp_ctx *c, uint64_t page)
 	return top < room ? top : room;
 }
 
+static void note(const struct tlb_ctx *t, const char *what);
+
+/* The record of this level, type and page an earlier test made (a unified level), or NULL. */
+static const struct mp_tlb *measured(const struct mp_result *r, int32_t level,
+				     enum mp_kind type, uint64_t page)
+{
+	for (int32_t i = 0; i < mp_count(r->ntlbs, MP_MAX_TLBS); i++)
+		if (r->tlbs[i].level == level && r->tlbs[i].type == type &&
+		    (uint64_t)r->tlbs[i].page_bytes == page)
+			return &r->tlbs[i];
+	return NULL;
+}
+
+/* A unified level both tests found is recorded once; a second answer that differs is said. */
+static bool seen_before(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level,
+			enum mp_kind type)
+{
+	const struct mp_tlb *was = measured(t->c->r, level, type, lv->page_bytes);
+	char what[MP_TEXT_LEN];
+
+	if (!was)
+		return false;
+	if (was->entries != (int64_t)lv->entries) {
+		mp_snprintf(what, sizeof(what), "L%d unified: %llu entries from this side, %lld "
+			    "from the other; the first kept", (int)level,
+			    (unsigned long long)lv->entries, (long long)was->entries);
+		note(t, what);
+	}
+	return true;
+}
+
 static void record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
 {
-	struct mp_tlb *rec = mp_result_add_tlb(t->c->r);
+	enum mp_kind type = documented_type(t->c->r, t->side, level, t->page);
+	struct mp_tlb *rec;
 
-	if (!rec)
+	if (seen_before(t, lv, level, type) || !(rec = mp_result_add_tlb(t->c->r)))
 		return;
 	rec->level = level;
-	rec->type = documented_type(t->c->r, level, t->page);
+	rec->type = type;
 	rec->entries = (int64_t)lv->entries;
 	rec->page_bytes = lv->page_bytes ? (int64_t)lv->page_bytes : MP_NA;
 	rec->ways = lv->ways ? (int64_t)lv->ways : MP_NA;
@@ -395,8 +464,6 @@ static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const cha
 		mp_curve_add_point(cv, (double)o->s.x[i], mp_probe_time(t->c, o->s.best[i]));
 }
 
-static void note(struct mp_ctx *c, const char *what, uint64_t page);
-
 /*
  * A confirmed rise whose "page" is smaller than the pages the memory is
  * mapped with: no TLB maps less than a page, so a cache boundary passed
@@ -411,7 +478,7 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 	mp_snprintf(what, sizeof(what), "a rise at %llu pages repeats every %llu bytes, less "
 		    "than a page: a cache boundary, not a TLB level; not recorded",
 		    (unsigned long long)lv->entries, (unsigned long long)lv->page_bytes);
-	note(t->c, what, t->page);
+	note(t, what);
 }
 
 /*
@@ -435,8 +502,8 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 				       (uint64_t)o->steps.nsteps);
 		v[k] = confirmed(t, o, k);
 		if (v[k] == PIECES)
-			note(t->c, "several lines of a page take several entries: the pages are "
-				   "mapped in smaller pieces underneath (a hypervisor?)", t->page);
+			note(t, "several lines of a page take several entries: the pages are "
+				"mapped in smaller pieces underneath (a hypervisor?)");
 	}
 }
 
@@ -471,57 +538,76 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 	return n;
 }
 
-static void note(struct mp_ctx *c, const char *what, uint64_t page)
+static void note(const struct tlb_ctx *t, const char *what)
 {
 	char text[MP_TEXT_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));
-	mp_buf_puts(&b, "TLB ");
-	mp_buf_size(&b, page);
+	mp_buf_puts(&b, t->side == MP_KIND_DATA ? "TLB " : "ITLB ");
+	mp_buf_size(&b, t->page);
 	mp_buf_printf(&b, ": %s", what);
-	mp_result_add_note(c->r, text);
+	mp_result_add_note(t->c->r, text);
+}
+
+/* Loads for data TLBs; code blocks, as short as the platform makes them, for instruction TLBs. */
+static struct tlb_ctx side_ctx(struct mp_ctx *c, enum mp_kind side, uint64_t page)
+{
+	struct tlb_ctx t = { .c = c, .side = side, .page = page, .link = mp_linker_data(c->p) };
+
+	if (side == MP_KIND_INSTRUCTION)
+		t.link = mp_linker_code(c->p, 0);
+	t.line = mp_footprint_l1_line_of(c->r, side);
+	mp_rng_seed(&t.g, c->cfg->seed);
+	return t;
 }
 
 /* The whole test on memory mapped with `want` pages; the number of levels found. */
-static int32_t tlb_pass(struct mp_ctx *c, enum mp_page want, uint64_t page, const char *name)
+static int32_t tlb_pass(struct mp_ctx *c, enum mp_kind side, enum mp_page want, uint64_t page,
+			const char *name)
 {
 	static struct sweep_out o;
-	uint64_t top = top_pages(c, page);
-	struct tlb_ctx t = { .c = c, .page = page };
+	uint64_t top = top_pages(c, side, page);
+	struct tlb_ctx t = side_ctx(c, side, page);
+	struct mp_mem_req req = { .bytes = top * page, .align = 4096, .page = want,
+				  .exec = side == MP_KIND_INSTRUCTION };
 	struct mp_mem m;
 	int32_t n = 0;
 
-	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc(c, top * page, want, &m) != MP_OK)
+	if (top < 2 * TLB_MIN_PAGES || mp_probe_alloc_req(c, &req, &m) != MP_OK)
 		return -1;
 	t.m = &m;
-	t.line = mp_footprint_l1_line(c->r);
-	mp_rng_seed(&t.g, c->cfg->seed);
 	if (m.page_bytes != page)
-		note(c, "pages of this size could not be mapped; not measured", page);
+		note(&t, "pages of this size could not be mapped; not measured");
 	else if (t1_sweep(&t, top, name, &o) != MP_OK)
 		mp_probe_fail(c, "the platform could not run a chase");
 	else {
 		record_curve(&t, &o, name);
 		n = levels(&t, &o);
 		if (o.s.timed_out)
-			note(c, "some sweep points never settled in the time allowed", page);
+			note(&t, "some sweep points never settled in the time allowed");
 	}
 	c->p->ops->mem_free(c->p, &m);
 	return n;
 }
 
-void mp_probe_tlb(struct mp_ctx *c)
+void mp_tlb_test(struct mp_ctx *c, enum mp_kind side)
 {
-	int32_t base = tlb_pass(c, MP_PAGE_4K, c->p->page_bytes, "tlb");
+	bool data = side == MP_KIND_DATA;
+	int32_t base = tlb_pass(c, side, MP_PAGE_4K, c->p->page_bytes, data ? "tlb" : "itlb");
 	struct mp_buf b;
 
 	if (c->self->status != MP_PROBE_OK)
 		return;
-	int32_t large = tlb_pass(c, MP_PAGE_2M, LARGE_PAGE, "tlb-2M");
+	int32_t large = tlb_pass(c, side, MP_PAGE_2M, LARGE_PAGE, data ? "tlb-2M" : "itlb-2M");
 	mp_buf_init(&b, c->self->message, sizeof(c->self->message));
 	mp_buf_printf(&b, "%d levels for %lluK pages", (int)base,
 		      (unsigned long long)(c->p->page_bytes >> 10));
 	if (large >= 0)
 		mp_buf_printf(&b, ", %d for 2M pages", (int)large);
+}
+
+void mp_probe_tlb(struct mp_ctx *c)
+{
+	mp_tlb_test(c, MP_KIND_DATA);
 }

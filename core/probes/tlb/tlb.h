@@ -6,6 +6,7 @@
 #ifndef MEMPROBE_CORE_PROBES_TLB_TLB_H
 #define MEMPROBE_CORE_PROBES_TLB_TLB_H
 
+#include "core/measure/link.h"
 #include "core/probe.h"
 #include "core/seq/refstring.h"
 
@@ -19,11 +20,19 @@
  */
 #define MP_TLB_COMPACT_FRAC 0.25
 
+/*
+ * The test runs on either side of the processor: data TLBs with loads
+ * (probe "tlb"), instruction TLBs with fetches of code blocks (probe
+ * "itlb"): the same strings, linked by `link`.
+ */
 struct tlb_ctx {
 	struct mp_ctx *c;
 	struct mp_mem *m;
+	struct mp_linker link;   /* loads, or code blocks */
+	enum mp_kind side;       /* MP_KIND_DATA or MP_KIND_INSTRUCTION */
 	uint64_t page;           /* page size the memory is mapped with */
-	uint64_t line;           /* element spacing: the L1 line */
+	uint64_t line;           /* element spacing: the L1 line of that side */
+	uint64_t l1_lines;       /* lines that L1 holds (UINT64_MAX: not known) */
 	struct mp_rng g;
 };
 
@@ -42,5 +51,12 @@ enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, doub
 
 /* Page size and ways of level i (X-Ray 4.6); levels 0 .. i-1 are known. */
 void mp_tlb_geometry(struct tlb_ctx *t, struct tlb_level *lv, int32_t i);
+
+/*
+ * The whole test on one side (MP_KIND_DATA: probe "tlb"; MP_KIND_INSTRUCTION:
+ * probe "itlb"): base pages, then 2M pages where the platform maps them;
+ * the levels go into the result, the counts into the probe's message.
+ */
+void mp_tlb_test(struct mp_ctx *c, enum mp_kind side);
 
 #endif

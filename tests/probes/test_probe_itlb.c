@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "itlb" probe against every simulated machine, after the "tlb" probe
+ * as in the suite: every TLB that serves instructions, of the base page
+ * and of 2M pages where the model maps them and the arena holds a sweep
+ * past the level, recorded with its exact entries and ways.  A unified
+ * level may come from either probe (both measure it; the first record is
+ * kept): where a cache holds as many lines as the TLB has entries (Power3,
+ * the Apple-like model) only loads can tell it.  On the rough copies
+ * (noise, scattered frames) the first instruction level is checked again,
+ * exactly.  And nothing the itlb probe records is a TLB the model does
+ * not have.
+ */
+#include "tests/probes/probe_sim.h"
+
+#define LARGE (2ull << 20)
+#define REACH_FACTOR 3 / 2
+
+static const struct mp_tlb *measured(const struct mp_result *r, int32_t level, uint64_t page)
+{
+	for (int32_t i = 0; i < r->ntlbs; i++)
+		if (r->tlbs[i].level == level && (uint64_t)r->tlbs[i].page_bytes == page &&
+		    r->tlbs[i].type != MP_KIND_DATA)
+			return &r->tlbs[i];
+	return NULL;
+}
+
+static int in_reach(const struct ps_run *s, const struct mp_sim_tlb_model *t, uint64_t base)
+{
+	uint64_t room = t->page == base ? s->cfg.arena_bytes / 2 : s->cfg.arena_bytes;
+
+	return t->entries * t->page * REACH_FACTOR <= room;
+}
+
+static void check_level(const struct ps_run *s, const struct mp_sim_tlb_model *t)
+{
+	const struct mp_tlb *got = measured(&s->r, t->level, t->page);
+
+	if (!got) {
+		CHECK(0, "%s: %s (L%d, page %llu) measured", s->name, t->name, (int)t->level,
+		      (unsigned long long)t->page);
+		return;
+	}
+	CHECK(got->entries == (int64_t)t->entries && got->ways == (int64_t)t->ways,
+	      "%s: %s entries %lld ways %lld, model %llu ways %llu", s->name, t->name,
+	      (long long)got->entries, (long long)got->ways, (unsigned long long)t->entries,
+	      (unsigned long long)t->ways);
+}
+
+/* Is this record one of the model's TLBs, exactly? */
+static int is_model_tlb(const struct ps_run *s, const struct mp_tlb *got)
+{
+	for (int i = 0; i < s->model.ntlbs; i++) {
+		const struct mp_sim_tlb_model *t = &s->model.tlbs[i];
+
+		if (t->level == got->level && (int64_t)t->page == got->page_bytes &&
+		    (int64_t)t->entries == got->entries && t->type == got->type)
+			return 1;
+	}
+	return 0;
+}
+
+static void no_wrong(const struct ps_run *s, int32_t from)
+{
+	for (int32_t i = from; i < s->r.ntlbs; i++)
+		CHECK(is_model_tlb(s, &s->r.tlbs[i]), "%s: itlb recorded L%d %s %lld entries of "
+		      "%lld: a TLB of the model", s->name, (int)s->r.tlbs[i].level,
+		      mp_kind_name(s->r.tlbs[i].type), (long long)s->r.tlbs[i].entries,
+		      (long long)s->r.tlbs[i].page_bytes);
+}
+
+static void one(const char *path, int rough)
+{
+	struct ps_run s;
+	uint64_t base;
+	int32_t data;
+
+	if (!ps_open(&s, path, rough))
+		return;
+	base = mp_sim_base_page(mp_sim_of(s.p));
+	if (rough == PS_EXACT)
+		ps_probe(&s, "tlb", mp_probe_tlb);
+	data = s.r.ntlbs;
+	ps_probe(&s, "itlb", mp_probe_itlb);
+	for (int i = 0; i < s.model.ntlbs; i++) {
+		const struct mp_sim_tlb_model *t = &s.model.tlbs[i];
+
+		if (t->type == MP_KIND_DATA || (t->page != base && t->page != LARGE) ||
+		    (rough && (t->level > 1 || t->type != MP_KIND_INSTRUCTION)))
+			continue;
+		if (in_reach(&s, t, base))
+			check_level(&s, t);
+		else
+			printf("INFO %s: %s is beyond the arena\n", s.name, t->name);
+	}
+	if (rough == PS_EXACT)
+		no_wrong(&s, data);
+	printf("INFO %s: tlb and itlb in %.1f s\n", s.name, s.wall);
+	ps_close(&s);
+}
+
+int main(int argc, char **argv)
+{
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_ROUGH));
+}
