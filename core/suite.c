@@ -22,6 +22,9 @@ const struct mp_probe_def mp_probes[] = {
 	  mp_probe_tlb, MP_METHOD_TIMING },
 	{ "policy", "write allocation and replacement policy of every cache level",
 	  mp_probe_policy, MP_METHOD_TIMING },
+	{ "icache", "instruction caches: the L1I's size, ways, line (gap test, X-Ray) and every "
+		    "level as straight-line code sees it, by fetches of code blocks", mp_probe_icache,
+	  MP_METHOD_TIMING },
 	{ "itlb", "instruction TLBs: every level's entries, page size, ways, miss penalty, by "
 		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "

@@ -56,16 +56,16 @@ static enum mp_status ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t byte
 			       struct mp_chase *ch)
 {
 	const struct mp_ck *k = r->k;
-	struct mp_linker data = mp_linker_data(c->p);
-	const struct mp_linker *link = k->code ? k->code : &data;
-	uint64_t line = spacing(k, bytes);
+	struct mp_linker link = k->code_row ? mp_linker_code(c->p, k->code_row)
+					    : mp_linker_data(c->p);
+	uint64_t line = spacing(k, bytes), row = k->code_row ? k->code_row : k->row;
 	void *start;
 	enum mp_status st;
 
 	if (!r->no_flush)
 		r->no_flush = c->p->ops->flush_all(c->p) != MP_OK;
-	st = mp_link_ck(link, r->m, bytes, k->row, line, &r->g, &start);
-	*ch = mp_chase_linked(link, start, bytes / line, r->region);
+	st = mp_link_ck(&link, r->m, bytes, row, line, &r->g, &start);
+	*ch = mp_chase_linked(&link, start, bytes / line, r->region);
 	return st;
 }
 

@@ -70,8 +70,12 @@ struct mp_ck {
 	uint64_t row;                    /* bytes of a row of C(k): see MP_FOOTPRINT_ROW_PAGES */
 	uint64_t cold_above;             /* no warming walk above this footprint; 0: always */
 	double budget_s;                 /* time bound of the sweep; 0: none */
-	/* Fetches instead of loads: C(k) as a chain of code blocks (m executable); NULL: loads. */
-	const struct mp_linker *code;
+	/*
+	 * Fetches instead of loads (m executable): every row one straight block
+	 * of code_row bytes (AMP 3.8's straight-line code), the rows in shuffled
+	 * order; line and fine_line are code_row then.  0: loads.
+	 */
+	uint64_t code_row;
 	/* What it found. */
 	uint32_t n;
 	uint64_t bytes[MP_SWEEP_MAX];

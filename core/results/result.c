@@ -67,6 +67,17 @@ struct mp_cache *mp_result_add_cache(struct mp_result *r)
 	return c;
 }
 
+struct mp_fetch_level *mp_result_add_fetch(struct mp_result *r)
+{
+	struct mp_fetch_level *f;
+
+	if (r->nfetch < 0 || r->nfetch >= MP_MAX_CACHES)
+		return NULL;
+	f = &r->fetch[r->nfetch++];
+	*f = (struct mp_fetch_level){ MP_NA, MP_NA, mp_na_double(), mp_na_double() };
+	return f;
+}
+
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r)
 {
 	struct mp_tlb *t;

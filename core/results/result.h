@@ -100,6 +100,19 @@ struct mp_tlb {
 	enum mp_method method;
 };
 
+/*
+ * A level of the hierarchy as instruction fetches see it (probe "icache"):
+ * how much straight-line code runs at its speed, and what a line fetched
+ * from it costs.  `level` is the cache level when known (the first level a
+ * fetch meets is 1 unless it was found to be a lower, unified level).
+ */
+struct mp_fetch_level {
+	int32_t level;
+	int64_t effective_size_bytes;
+	double line_cycles;           /* per line of straight-line code fetched from it */
+	double line_ns;
+};
+
 struct mp_machine {
 	char vendor[MP_NAME_LEN];
 	char brand[MP_TEXT_LEN];
@@ -210,6 +223,8 @@ struct mp_result {
 	struct mp_counted counted[MP_MAX_COUNTED];
 	int32_t ncomparisons;
 	struct mp_comparison comparisons[MP_MAX_COMPARISONS];
+	int32_t nfetch;
+	struct mp_fetch_level fetch[MP_MAX_CACHES];
 };
 
 /* A table count made safe for indexing: n clamped to 0 .. max. */
@@ -223,6 +238,7 @@ void mp_tlb_init(struct mp_tlb *t);
 /* Append a record; NULL when the table is full. */
 struct mp_cache *mp_result_add_cache(struct mp_result *r);
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r);
+struct mp_fetch_level *mp_result_add_fetch(struct mp_result *r);
 struct mp_probe *mp_result_add_probe(struct mp_result *r, const char *name);
 struct mp_curve *mp_result_add_curve(struct mp_result *r, const char *name, const char *x_unit,
 				     const char *y_unit);

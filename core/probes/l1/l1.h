@@ -22,4 +22,17 @@ struct mp_l1_found {
 int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out);
 int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out);
 
+/*
+ * Both, after timing the tester's baseline (its L1 hit time), reporting
+ * progress under `what`: 0, or -1 with what failed in *why (core/probes/
+ * l1/both.c).  The tester works on loads or on code blocks alike.
+ */
+int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
+		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why);
+/* A value both algorithms found, else MP_NA. */
+int64_t mp_l1_agreed(int64_t x, int64_t g);
+/* The probe message for the two answers, naming `cache` when they disagree; true if they agree. */
+bool mp_l1_message(char *text, size_t n, const char *cache, const struct mp_l1_found *x,
+		   const struct mp_l1_found *g);
+
 #endif

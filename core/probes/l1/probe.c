@@ -42,12 +42,6 @@ static struct mp_cache *l1_record(struct mp_ctx *c)
 	return l1;
 }
 
-/* A value both algorithms found, else MP_NA. */
-static int64_t agreed(int64_t x, int64_t g)
-{
-	return x == g ? x : MP_NA;
-}
-
 static void record(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g,
 		   double hit)
 {
@@ -55,75 +49,27 @@ static void record(struct mp_ctx *c, const struct mp_l1_found *x, const struct m
 
 	if (!l1)
 		return;
-	l1->size_bytes = agreed(x->size, g->size);
-	l1->ways = agreed(x->ways, g->ways);
-	l1->line_bytes = agreed(x->line, g->line);
+	l1->size_bytes = mp_l1_agreed(x->size, g->size);
+	l1->ways = mp_l1_agreed(x->ways, g->ways);
+	l1->line_bytes = mp_l1_agreed(x->line, g->line);
 	l1->latency_cycles = mp_ticks_to_cycles(c->p, hit);
 	l1->latency_ns = mp_ticks_to_ns(c->p, hit);
 	l1->method = MP_METHOD_TIMING;
 }
 
-static void put_value(struct mp_buf *b, int64_t v, bool size, const char *unit)
-{
-	if (v == MP_NA)
-		mp_buf_puts(b, "-");
-	else if (size)
-		mp_buf_size(b, (uint64_t)v);
-	else
-		mp_buf_i64(b, v);
-	mp_buf_puts(b, unit);
-}
-
-static void put_found(struct mp_buf *b, const char *who, const struct mp_l1_found *f)
-{
-	mp_buf_printf(b, "%s ", who);
-	put_value(b, f->size, true, " ");
-	put_value(b, f->ways, false, "-way ");
-	put_value(b, f->line, false, " B");
-}
-
-/* The probe message, and a note when the algorithms disagree or failed. */
-static void report(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g)
-{
-	bool agree = x->size == g->size && x->ways == g->ways && x->line == g->line &&
-		     x->size != MP_NA;
-	char text[MP_TEXT_LEN];
-	struct mp_buf b;
-
-	mp_buf_init(&b, text, sizeof(text));
-	mp_buf_puts(&b, agree ? "gap test and X-Ray agree: " : "L1: gap test and X-Ray disagree: ");
-	put_found(&b, "X-Ray", x);
-	if (!agree) {
-		mp_buf_puts(&b, "; ");
-		put_found(&b, "gap", g);
-	}
-	if (x->why || g->why)
-		mp_buf_printf(&b, " (%s)", x->why ? x->why : g->why);
-	if (!agree)
-		mp_result_add_note(c->r, text);
-	mp_strlcpy(c->self->message, text, sizeof(c->self->message));
-}
-
 static void run(struct mp_ctx *c, struct mp_compact_set *s)
 {
 	struct mp_l1_found x, g;
+	const char *why;
 
-	mp_progress(c->p, "l1", 0, 3);
-	if (mp_compact_set_baseline(s) != MP_OK)
-		return mp_probe_fail(c, "the platform could not run a chase");
-	s->l1_ticks = s->base_ticks;
 	s->twin_line = L1_TWIN_LINE;
 	s->twin_max = L1_TWIN_MAX;
-	mp_progress(c->p, "l1", 1, 3);
-	if (mp_l1_gap(s, &g) < 0)
-		return mp_probe_fail(c, "the platform failed a gap-test run");
-	mp_progress(c->p, "l1", 2, 3);
-	if (mp_l1_xray(s, &x) < 0)
-		return mp_probe_fail(c, "the platform failed an X-Ray run");
-	mp_progress(c->p, "l1", 3, 3);
+	if (mp_l1_measure(c, s, "l1", &x, &g, &why) < 0)
+		return mp_probe_fail(c, why);
 	record(c, &x, &g, s->base_min);
-	report(c, &x, &g);
-	if (agreed(x.size, g.size) == MP_NA)
+	if (!mp_l1_message(c->self->message, sizeof(c->self->message), "L1", &x, &g))
+		mp_result_add_note(c->r, c->self->message);
+	if (mp_l1_agreed(x.size, g.size) == MP_NA)
 		mp_probe_fail(c, c->self->message);
 }
 

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The levels as instruction fetches see them: Cooper-Xu's multi-level test
+ * (core/measure/footprint.c) run on code.  AMP 3.8 executes straight-line
+ * code of a given size; so does this: each row of C(k) is one block of
+ * FETCH_ROW bytes the processor runs straight through, the rows in
+ * shuffled order, so a footprint of k bytes is k bytes of code fetched
+ * line after line.  Hardware fetches a straight run ahead of the branch at
+ * its end (next-line prefetch, the branch predictor's run-ahead): what a
+ * line costs is then the rate at which a level delivers code, which is
+ * what straight-line code meets, and the steps of the curve are the levels.
+ */
+#include "core/lib/buf.h"
+#include "core/measure/footprint.h"
+#include "core/probes/icache/icache.h"
+
+/*
+ * Bytes of straight-line code per row: 16 lines of 64 bytes.  Long enough
+ * that a row is fetched as a stream (not a branch per line, which a
+ * decoded-op cache of a few thousand entries holds for sparse code), short
+ * enough that the sweep starts at FETCH_FIRST_ROWS rows, below the 8 KB
+ * of the smallest L1I in the papers.
+ */
+#define FETCH_ROW 1024u
+#define FETCH_FIRST_ROWS 4u
+/*
+ * The sweep ends at FETCH_TOP_FACTOR times the documented level-2 cache that
+ * serves instructions (the L2 as fetches see it, and the climb out of it),
+ * at least FETCH_TOP_MIN, FETCH_TOP_DEFAULT when nothing is documented; at
+ * most half the arena and what one code string may hold.
+ */
+#define FETCH_TOP_FACTOR 4u
+#define FETCH_TOP_MIN (1ull << 20)
+#define FETCH_TOP_DEFAULT (4ull << 20)
+/* Time bound of the sweep (the data levels test gets 4 s for a far larger range). */
+#define FETCH_BUDGET_S 2.0
+
+uint64_t mp_icache_fetch_top(const struct mp_ctx *c)
+{
+	const struct mp_cache *l2 = mp_result_documented_side(c->r, 2, MP_KIND_INSTRUCTION);
+	uint64_t top = FETCH_TOP_DEFAULT, most = (uint64_t)MP_LINK_MAX_BLOCKS * FETCH_ROW;
+
+	if (l2 && l2->size_bytes > 0)
+		top = (uint64_t)l2->size_bytes * FETCH_TOP_FACTOR;
+	top = top > FETCH_TOP_MIN ? top : FETCH_TOP_MIN;
+	top = top < most ? top : most;
+	return top < c->cfg->arena_bytes / 2 ? top : c->cfg->arena_bytes / 2;
+}
+
+/* Ticks per block of a row, as the cost of one line. */
+static double per_line(const struct mp_ctx *c, double ticks)
+{
+	return ticks * (double)mp_footprint_l1_line_of(c->r, MP_KIND_INSTRUCTION) / FETCH_ROW;
+}
+
+static void record_curve(struct mp_ctx *c, const struct mp_ck *k)
+{
+	struct mp_curve *cv = mp_result_add_curve(c->r, "fetch", "bytes", mp_probe_time_unit(c));
+
+	for (uint32_t i = 0; cv && i < k->n; i++)
+		mp_curve_add_point(cv, (double)k->bytes[i], mp_probe_time(c, per_line(c, k->ticks[i])));
+}
+
+static void record_level(struct mp_ctx *c, int32_t level, int64_t eff, double ticks)
+{
+	struct mp_fetch_level *f = mp_result_add_fetch(c->r);
+
+	if (!f)
+		return;
+	f->level = level;
+	f->effective_size_bytes = eff;
+	mp_footprint_latency(c->p, per_line(c, ticks), &f->line_cycles, &f->line_ns);
+}
+
+/* Every plateau below a transition is a level with an effective capacity; the last, how far. */
+static int32_t record_levels(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
+			     int32_t first)
+{
+	int32_t n = k->steps.nsteps;
+
+	for (int32_t i = 0; i < n; i++) {
+		uint64_t eff;
+
+		if (mp_footprint_refine(c, m, k, i, &eff) != MP_OK)
+			return -1;
+		record_level(c, first + i, (int64_t)eff, k->steps.plateau[i].upper);
+	}
+	record_level(c, first + n, MP_NA, k->steps.plateau[n].upper);
+	return n;
+}
+
+int32_t mp_icache_fetch_levels(struct mp_ctx *c, struct mp_mem *m, int32_t first)
+{
+	static struct mp_ck k;
+
+	k = (struct mp_ck){
+		.lo = FETCH_FIRST_ROWS * FETCH_ROW, .hi = mp_icache_fetch_top(c),
+		.line = FETCH_ROW, .fine_line = FETCH_ROW, .row = FETCH_ROW,
+		.budget_s = FETCH_BUDGET_S, .code_row = FETCH_ROW,
+	};
+	if (mp_footprint_sweep(c, m, "fetch", &k) != MP_OK)
+		return -1;
+	record_curve(c, &k);
+	return record_levels(c, m, &k, first);
+}

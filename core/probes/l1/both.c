@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gap test and X-Ray on one compact-set tester, and what their two
+ * answers make: shared by the L1 data cache (probe "l1", loads) and the
+ * L1 instruction cache (probe "icache", fetches of code blocks).
+ */
+#include "core/lib/buf.h"
+#include "core/lib/str.h"
+#include "core/probes/l1/l1.h"
+
+int64_t mp_l1_agreed(int64_t x, int64_t g)
+{
+	return x == g ? x : MP_NA;
+}
+
+int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
+		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why)
+{
+	mp_progress(c->p, what, 0, 3);
+	if (mp_compact_set_baseline(s) != MP_OK)
+		return *why = "the platform could not run the baseline", -1;
+	s->l1_ticks = s->base_ticks;
+	mp_progress(c->p, what, 1, 3);
+	if (mp_l1_gap(s, g) < 0)
+		return *why = "the platform failed a gap-test run", -1;
+	mp_progress(c->p, what, 2, 3);
+	if (mp_l1_xray(s, x) < 0)
+		return *why = "the platform failed an X-Ray run", -1;
+	mp_progress(c->p, what, 3, 3);
+	return 0;
+}
+
+static void put_value(struct mp_buf *b, int64_t v, bool size, const char *unit)
+{
+	if (v == MP_NA)
+		mp_buf_puts(b, "-");
+	else if (size)
+		mp_buf_size(b, (uint64_t)v);
+	else
+		mp_buf_i64(b, v);
+	mp_buf_puts(b, unit);
+}
+
+static void put_found(struct mp_buf *b, const char *who, const struct mp_l1_found *f)
+{
+	mp_buf_printf(b, "%s ", who);
+	put_value(b, f->size, true, " ");
+	put_value(b, f->ways, false, "-way ");
+	put_value(b, f->line, false, " B");
+}
+
+bool mp_l1_message(char *text, size_t n, const char *cache, const struct mp_l1_found *x,
+		   const struct mp_l1_found *g)
+{
+	bool agree = x->size == g->size && x->ways == g->ways && x->line == g->line &&
+		     x->size != MP_NA;
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, n);
+	if (agree)
+		mp_buf_puts(&b, "gap test and X-Ray agree: ");
+	else
+		mp_buf_printf(&b, "%s: gap test and X-Ray disagree: ", cache);
+	put_found(&b, "X-Ray", x);
+	if (!agree) {
+		mp_buf_puts(&b, "; ");
+		put_found(&b, "gap", g);
+	}
+	if (x->why || g->why)
+		mp_buf_printf(&b, " (%s)", x->why ? x->why : g->why);
+	return agree;
+}
