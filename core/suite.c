@@ -27,6 +27,8 @@ const struct mp_probe_def mp_probes[] = {
 	  MP_METHOD_TIMING },
 	{ "itlb", "instruction TLBs: every level's entries, page size, ways, miss penalty, by "
 		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING },
+	{ "cpu", "the core clock, and latency and throughput of integer and floating-point "
+		 "arithmetic at every vector width (X-Ray 3)", mp_probe_cpu, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",

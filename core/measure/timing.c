@@ -7,6 +7,16 @@ unsigned mp_stable_runs(const struct mp_config *cfg)
 	return cfg->profile == MP_PROFILE_FULL ? MP_STABLE_RUNS_FULL : MP_STABLE_RUNS_QUICK;
 }
 
+enum mp_status mp_run_masked(struct mp_ctx *c, const struct mp_run *r, struct mp_sample *s)
+{
+	enum mp_status masked = c->p->ops->irq_mask(c->p);
+	enum mp_status st = mp_run(c->p, r, s);
+
+	if (masked == MP_OK)
+		c->p->ops->irq_unmask(c->p);
+	return st;
+}
+
 /* One window of the chase, interrupts masked where the platform can. */
 enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t steps,
 			       uint64_t *ticks)
@@ -15,11 +25,8 @@ enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t s
 		.op = ch->op, .start = ch->cursor, .steps = steps, .region = ch->region,
 	};
 	struct mp_sample s = { 0 };
-	enum mp_status masked = c->p->ops->irq_mask(c->p);
-	enum mp_status st = mp_run(c->p, &r, &s);
+	enum mp_status st = mp_run_masked(c, &r, &s);
 
-	if (masked == MP_OK)
-		c->p->ops->irq_unmask(c->p);
 	if (st != MP_OK)
 		return st;
 	ch->cursor = s.end;
@@ -93,15 +100,15 @@ enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *tick
 	return pass_by(c, ch, MP_MIN_PASSES(0), ticks);
 }
 
-enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
-				 double *ticks)
+enum mp_status mp_min_of(struct mp_ctx *c, mp_timed_fn fn, void *arg, struct mp_min_rule rule,
+			 double *ticks)
 {
 	double best = 1e300, last = -1.0;
 	unsigned since = 0, same = 0;
 
 	for (unsigned run = 0; run < MP_MAX_RUNS && since < rule.stable; run++) {
 		double t;
-		enum mp_status st = pass_by(c, ch, rule, &t);
+		enum mp_status st = fn(c, arg, &t);
 
 		if (st != MP_OK)
 			return st;
@@ -114,6 +121,26 @@ enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct m
 	}
 	*ticks = best;
 	return MP_OK;
+}
+
+struct pass_job {
+	struct mp_chase *ch;
+	struct mp_min_rule rule;
+};
+
+static enum mp_status one_pass(struct mp_ctx *c, void *arg, double *t)
+{
+	struct pass_job *j = arg;
+
+	return pass_by(c, j->ch, j->rule, t);
+}
+
+enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
+				 double *ticks)
+{
+	struct pass_job j = { ch, rule };
+
+	return mp_min_of(c, one_pass, &j, rule, ticks);
 }
 
 enum mp_status mp_chase_visit(struct mp_ctx *c, struct mp_chase *ch, bool warm, double *ticks,

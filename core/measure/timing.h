@@ -111,6 +111,19 @@ struct mp_min_rule {
 enum mp_status mp_chase_min_pass(struct mp_ctx *c, struct mp_chase *ch, struct mp_min_rule rule,
 				 double *ticks);
 
+/*
+ * The same discipline for any timed measurement: fn(c, arg, &t) repeated
+ * until the rule's `stable` runs bring no new minimum (MP_MAX_RUNS at most)
+ * or `identical` runs in a row take exactly as long; the minimum in *ticks
+ * (only on MP_OK).  An arithmetic kernel's run is timed this way.
+ */
+typedef enum mp_status (*mp_timed_fn)(struct mp_ctx *c, void *arg, double *t);
+enum mp_status mp_min_of(struct mp_ctx *c, mp_timed_fn fn, void *arg, struct mp_min_rule rule,
+			 double *ticks);
+
+/* One run of the seam, interrupts masked around it where the platform can. */
+enum mp_status mp_run_masked(struct mp_ctx *c, const struct mp_run *r, struct mp_sample *s);
+
 /* Runs without a new minimum before a measurement is accepted, for the profile. */
 unsigned mp_stable_runs(const struct mp_config *cfg);
 

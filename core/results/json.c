@@ -175,6 +175,78 @@ static void write_tlbs(struct jw *w, const struct mp_tlb *t, int32_t n)
 	j_close(w, ']');
 }
 
+/* ---- the instruction side and the CPU (probes icache, cpu; documented by CPUID) ---- */
+
+static void write_ops(struct jw *w, const struct mp_cpu_timing *t)
+{
+	j_open(w, "ops", '[');
+	for (int32_t i = 0; i < mp_count(t->nops, MP_MAX_OPS); i++) {
+		j_open(w, NULL, '{');
+		j_str(w, "op", t->ops[i].name, sizeof(t->ops[i].name), false);
+		j_int(w, "width_bits", t->ops[i].width_bits);
+		j_double(w, "latency_cycles", t->ops[i].latency_cycles);
+		j_double(w, "throughput_per_cycle", t->ops[i].throughput);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
+/* Members of the `cpu` object after the clocks and topology. */
+static void write_cpu_timing(struct jw *w, const struct mp_cpu_timing *t)
+{
+	j_double(w, "core_hz_min", t->core_hz_min);
+	j_double(w, "core_hz_max", t->core_hz_max);
+	j_tristate(w, "clock_steady", t->clock_steady);
+	j_int(w, "vector_bits", t->vector_bits);
+	j_tristate(w, "fma", t->fma);
+	write_ops(w, t);
+}
+
+/* The space-separated feature words as an array of strings. */
+static void write_words(struct jw *w, const char *key, const char *text, size_t n)
+{
+	j_open(w, key, '[');
+	for (size_t i = 0; i < n && text[i];) {
+		size_t len = 0;
+
+		while (i + len < n && text[i + len] && text[i + len] != ' ')
+			len++;
+		if (len)
+			j_str(w, NULL, text + i, len, false);
+		i += len + 1;
+	}
+	j_close(w, ']');
+}
+
+static void write_cpu_doc(struct jw *w, const struct mp_cpu_doc *d)
+{
+	j_open(w, "cpu", '{');
+	j_double(w, "base_hz", d->base_hz);
+	j_double(w, "max_hz", d->max_hz);
+	j_double(w, "bus_hz", d->bus_hz);
+	write_words(w, "features", d->features, sizeof(d->features));
+	j_int(w, "gp_registers", d->gp_registers);
+	j_int(w, "vector_registers", d->vector_registers);
+	j_int(w, "vector_bits", d->vector_bits);
+	j_close(w, '}');
+}
+
+static void write_fetch(struct jw *w, const struct mp_result *r)
+{
+	j_open(w, "fetch", '[');
+	for (int32_t i = 0; i < mp_count(r->nfetch, MP_MAX_CACHES); i++) {
+		const struct mp_fetch_level *f = &r->fetch[i];
+
+		j_open(w, NULL, '{');
+		j_int(w, "level", f->level);
+		j_int(w, "effective_size_bytes", f->effective_size_bytes);
+		j_double(w, "line_cycles", f->line_cycles);
+		j_double(w, "line_ns", f->line_ns);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
 static void write_memory_cpu(struct jw *w, const struct mp_result *r)
 {
 	j_open(w, "memory", '{');
@@ -187,6 +259,7 @@ static void write_memory_cpu(struct jw *w, const struct mp_result *r)
 	j_int(w, "logical_cpus", r->cpu.logical_cpus);
 	j_int(w, "cores", r->cpu.cores);
 	j_int(w, "threads_per_core", r->cpu.threads_per_core);
+	write_cpu_timing(w, &r->cpu_timing);
 	j_close(w, '}');
 }
 
@@ -196,6 +269,7 @@ static void write_documented(struct jw *w, const struct mp_documented *d)
 	j_str(w, "source", d->source, sizeof(d->source), true);
 	write_caches(w, d->caches, d->ncaches);
 	write_tlbs(w, d->tlbs, d->ntlbs);
+	write_cpu_doc(w, &d->cpu);
 	j_close(w, '}');
 }
 
@@ -323,6 +397,7 @@ void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 	write_notes(&w, r);
 	write_counted(&w, r);
 	write_comparisons(&w, r);
+	write_fetch(&w, r);
 	j_close(&w, '}');
 	mp_buf_putc(b, '\n');
 }

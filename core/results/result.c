@@ -45,6 +45,8 @@ void mp_result_init(struct mp_result *r, const char *platform)
 	r->memory.latency_cycles = mp_na_double();
 	r->memory.latency_ns = mp_na_double();
 	cpu_init(&r->cpu);
+	mp_cpu_timing_init(&r->cpu_timing);
+	mp_cpu_doc_init(&r->documented.cpu);
 	/* Table slots beyond the counts are initialised too, so no slot is ever a guess. */
 	for (unsigned i = 0; i < MP_MAX_CACHES; i++) {
 		mp_cache_init(&r->caches[i]);
@@ -65,17 +67,6 @@ struct mp_cache *mp_result_add_cache(struct mp_result *r)
 	c = &r->caches[r->ncaches++];
 	mp_cache_init(c);
 	return c;
-}
-
-struct mp_fetch_level *mp_result_add_fetch(struct mp_result *r)
-{
-	struct mp_fetch_level *f;
-
-	if (r->nfetch < 0 || r->nfetch >= MP_MAX_CACHES)
-		return NULL;
-	f = &r->fetch[r->nfetch++];
-	*f = (struct mp_fetch_level){ MP_NA, MP_NA, mp_na_double(), mp_na_double() };
-	return f;
 }
 
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r)

@@ -113,6 +113,43 @@ struct mp_fetch_level {
 	double line_ns;
 };
 
+#define MP_MAX_OPS 32
+
+/*
+ * One arithmetic operation at one operand width, as the "cpu" probe
+ * measured it on generated code (X-Ray 3.2 latency, 3.3 initiation
+ * interval).  `name` is the operation ("int-add", "fp-fma": core/platform.h
+ * mp_arith_name).
+ */
+struct mp_op_timing {
+	char name[16];
+	int32_t width_bits;           /* 64 scalar, 128, 256, 512 */
+	double latency_cycles;
+	double throughput;            /* operations per cycle at best; 1 / initiation interval */
+};
+
+/* What the "cpu" probe measured beside the clocks of struct mp_cpu. */
+struct mp_cpu_timing {
+	double core_hz_min;           /* the core clock, measured again and again over the probe */
+	double core_hz_max;
+	enum mp_tristate clock_steady;/* min and max within MP_CLOCK_STEADY of each other */
+	int32_t vector_bits;          /* the widest vector operation that ran; 0: none */
+	enum mp_tristate fma;         /* a fused multiply-add ran */
+	int32_t nops;
+	struct mp_op_timing ops[MP_MAX_OPS];
+};
+
+/* What the processor documents of itself (CPUID: leaf 16H, feature flags; the ISA's registers). */
+struct mp_cpu_doc {
+	double base_hz;
+	double max_hz;
+	double bus_hz;
+	char features[MP_TEXT_LEN];   /* space-separated: "sse2 sse4.1 avx avx2 fma avx512f" */
+	int32_t gp_registers;         /* general registers the ISA gives */
+	int32_t vector_registers;
+	int32_t vector_bits;          /* the widest vector the features give */
+};
+
 struct mp_machine {
 	char vendor[MP_NAME_LEN];
 	char brand[MP_TEXT_LEN];
@@ -140,6 +177,7 @@ struct mp_documented {
 	struct mp_cache caches[MP_MAX_CACHES];
 	int32_t ntlbs;
 	struct mp_tlb tlbs[MP_MAX_TLBS];
+	struct mp_cpu_doc cpu;
 };
 
 struct mp_probe {
@@ -225,6 +263,7 @@ struct mp_result {
 	struct mp_comparison comparisons[MP_MAX_COMPARISONS];
 	int32_t nfetch;
 	struct mp_fetch_level fetch[MP_MAX_CACHES];
+	struct mp_cpu_timing cpu_timing;
 };
 
 /* A table count made safe for indexing: n clamped to 0 .. max. */
@@ -239,6 +278,10 @@ void mp_tlb_init(struct mp_tlb *t);
 struct mp_cache *mp_result_add_cache(struct mp_result *r);
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r);
 struct mp_fetch_level *mp_result_add_fetch(struct mp_result *r);
+struct mp_op_timing *mp_result_add_op(struct mp_result *r);
+/* The CPU sections' "not available" (core/results/result_cpu.c). */
+void mp_cpu_timing_init(struct mp_cpu_timing *t);
+void mp_cpu_doc_init(struct mp_cpu_doc *d);
 struct mp_probe *mp_result_add_probe(struct mp_result *r, const char *name);
 struct mp_curve *mp_result_add_curve(struct mp_result *r, const char *name, const char *x_unit,
 				     const char *y_unit);
