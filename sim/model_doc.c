@@ -63,4 +63,7 @@ void mp_sim_model_document(const struct mp_sim_model *m, struct mp_documented *d
 		document_cache(m, &m->caches[i], &d->caches[d->ncaches++]);
 	for (int i = 0; i < m->ntlbs && i < MP_MAX_TLBS; i++)
 		document_tlb(&m->tlbs[i], &d->tlbs[d->ntlbs++]);
+	mp_cpu_doc_init(&d->cpu);
+	d->cpu.base_hz = d->cpu.max_hz = (double)m->clock_hz;
+	d->cpu.vector_bits = (int32_t)m->vector_bits;
 }

@@ -63,6 +63,9 @@ void mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu);
  */
 int32_t mp_cpuid_documented(const struct mp_cpuid *c, struct mp_documented *d);
 
+/* Leaf 16H's frequencies, the arithmetic features, the ISA's registers (cpuid_decode_cpu.c). */
+void mp_cpuid_cpu_doc(const struct mp_cpuid *c, struct mp_cpu_doc *d);
+
 /* 1 GB pages: CPUID.80000001H:EDX.Page1GB[bit 26] (Intel SDM Vol. 2A, CPUID). */
 bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c);
 

@@ -221,6 +221,7 @@ void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg)
 	mp_cpuid_machine(&c, &r->machine);
 	mp_cpuid_topology(&c, &r->cpu);
 	dropped = mp_cpuid_documented(&c, &r->documented);
+	mp_cpuid_cpu_doc(&c, &r->documented.cpu);
 	if (dropped > 0) {
 		mp_snprintf(note, sizeof(note),
 			    "documented: %d cache/TLB records of %s did not fit the result tables",

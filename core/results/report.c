@@ -551,10 +551,139 @@ static void put_probes_notes(struct mp_buf *b, const struct mp_result *r)
 		mp_buf_printf(b, "  - %.*s\n", MP_TEXT_LEN, r->notes[i]);
 }
 
+/* ---- the instruction side and the CPU ---- */
+
+static const char *const fetch_head[] = { "level", "effective", "line(cyc)", "line(ns)", NULL };
+
+static void fetch_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	const struct mp_fetch_level *f = &r->fetch[i];
+
+	cell_level(cells[0], f->level);
+	cell_size(cells[1], f->effective_size_bytes);
+	cell_double(cells[2], f->line_cycles, 1);
+	cell_double(cells[3], f->line_ns, 2);
+}
+
+static const char *const op_head[] = { "operation", "bits", "latency(cyc)", "per cycle", NULL };
+
+static void op_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	const struct mp_op_timing *o = &r->cpu_timing.ops[i];
+
+	cell_str(cells[0], o->name);
+	cell_int(cells[1], o->width_bits);
+	cell_double(cells[2], o->latency_cycles, 2);
+	cell_double(cells[3], o->throughput, 2);
+}
+
+/* "3601.5 - 3650.2 MHz", one value when both are the same, "-" when unknown. */
+static void cell_range(char *cell, double lo, double hi)
+{
+	char a[CELL_LEN], z[CELL_LEN];
+
+	cell_double(a, lo / 1e6, 1);
+	cell_double(z, hi / 1e6, 1);
+	if (mp_is_na(lo) || lo == hi)
+		cell_unit(cell, lo / 1e6, 1, "MHz");
+	else
+		mp_snprintf(cell, CELL_LEN, "%s - %s MHz", a, z);
+}
+
+/* Is `word` one of the space-separated words of `text`? */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = mp_strlen(word);
+
+	for (const char *p = text; *p;) {
+		size_t len = 0;
+
+		while (p[len] && p[len] != ' ')
+			len++;
+		if (len == n && !mp_strncmp(p, word, n))
+			return true;
+		p += len + (p[len] == ' ');
+	}
+	return false;
+}
+
+static void doc_clock(char *m, char *d, const struct mp_result *r)
+{
+	cell_range(m, r->cpu_timing.core_hz_min, r->cpu_timing.core_hz_max);
+	cell_range(d, r->documented.cpu.base_hz, r->documented.cpu.max_hz);
+}
+
+static void doc_vector(char *m, char *d, const struct mp_result *r)
+{
+	cell_int(m, r->cpu_timing.vector_bits);
+	cell_int(d, r->documented.cpu.vector_bits);
+}
+
+static void doc_fma(char *m, char *d, const struct mp_result *r)
+{
+	const char *f = r->documented.cpu.features;
+
+	cell_tristate(m, r->cpu_timing.fma);
+	cell_str(d, f[0] ? (has_word(f, "fma") ? "yes" : "no") : NA);
+}
+
+static void doc_registers(char *m, char *d, const struct mp_result *r)
+{
+	cell_str(m, NA);
+	if (r->documented.cpu.gp_registers > 0)
+		mp_snprintf(d, CELL_LEN, "%d general, %d vector", (int)r->documented.cpu.gp_registers,
+			    (int)r->documented.cpu.vector_registers);
+	else
+		cell_str(d, NA);
+}
+
+static void doc_features(char *m, char *d, const struct mp_result *r)
+{
+	cell_str(m, NA);
+	cell_str(d, r->documented.cpu.features);
+}
+
+static const struct {
+	const char *what;
+	void (*fill)(char *measured, char *documented, const struct mp_result *r);
+} cpu_doc_rows[] = {
+	{ "core clock (measured), base - max (CPUID 16H)", doc_clock },
+	{ "widest vector (bits)", doc_vector },
+	{ "FMA", doc_fma },
+	{ "registers the ISA gives", doc_registers },
+	{ "features", doc_features },
+};
+
+static const char *const cpu_doc_head[] = { "", "measured", "documented", NULL };
+
+static void cpu_doc_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	cell_str(cells[0], cpu_doc_rows[i].what);
+	cpu_doc_rows[i].fill(cells[1], cells[2], r);
+}
+
+static void put_instruction_side(struct mp_buf *b, const struct mp_result *r)
+{
+	const struct table fetch = { fetch_head, mp_count(r->nfetch, MP_MAX_CACHES), fetch_row };
+	const struct table ops = { op_head, mp_count(r->cpu_timing.nops, MP_MAX_OPS), op_row };
+	const struct table doc = { cpu_doc_head, (int32_t)MP_COUNT_OF(cpu_doc_rows), cpu_doc_row };
+
+	mp_buf_puts(b, "\nInstruction fetch (measured: straight-line code, cost of a line "
+		       "fetched from each level)\n");
+	put_table(b, &fetch, r);
+	mp_buf_printf(b, "\nCPU against documented (clock %s)\n",
+		      r->cpu_timing.clock_steady == MP_YES ? "steady over the run"
+		      : r->cpu_timing.clock_steady == MP_NO ? "MOVED during the run" : "-");
+	put_table(b, &doc, r);
+	mp_buf_puts(b, "\nArithmetic (measured; per cycle: throughput, 1 / initiation interval)\n");
+	put_table(b, &ops, r);
+}
+
 void mp_write_report(struct mp_buf *b, const struct mp_result *r)
 {
 	put_header(b, r);
 	put_measured(b, r);
+	put_instruction_side(b, r);
 	put_documented(b, r);
 	put_counters(b, r);
 	put_probes_notes(b, r);

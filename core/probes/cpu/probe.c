@@ -20,8 +20,9 @@
  *   Existence (3.4): an operation at a width the platform cannot run is
  *   not listed; FMA is recorded as present or absent.
  *
- * Times become cycles through the platform's core clock (measured the same
- * way where the platform is hardware, the model's clock in the simulator).
+ * Times become cycles through the clock measured last (so a clock that
+ * moves between the start and a width does not bend the cycles), the
+ * platform's core clock when none was.
  */
 #include "core/lib/bits.h"
 #include "core/lib/str.h"
@@ -46,6 +47,7 @@ static void clock_sample(struct cpu_ctx *x)
 
 	if (mp_cpu_per_op(x, MP_ARITH_INT_ADD, MP_WIDTH_SCALAR, 1, &ticks) != MP_OK || ticks <= 0)
 		return;
+	x->cycle = ticks;
 	hz = (double)x->c->p->tick_hz / ticks;
 	t->core_hz_min = mp_is_na(t->core_hz_min) || hz < t->core_hz_min ? hz : t->core_hz_min;
 	t->core_hz_max = mp_is_na(t->core_hz_max) || hz > t->core_hz_max ? hz : t->core_hz_max;
@@ -85,6 +87,12 @@ static double best_interval(struct cpu_ctx *x, enum mp_arith op, uint32_t width,
 	return saturated ? best : mp_na_double();
 }
 
+/* Ticks as cycles of the clock measured last (X-Ray 3.2: F_CPU x l), else the platform's. */
+static double cycles(const struct cpu_ctx *x, double ticks)
+{
+	return x->cycle > 0 ? ticks / x->cycle : mp_ticks_to_cycles(x->c->p, ticks);
+}
+
 static void record(struct cpu_ctx *x, enum mp_arith op, uint32_t width, double lat, double ii)
 {
 	struct mp_op_timing *o = mp_result_add_op(x->c->r);
@@ -93,8 +101,8 @@ static void record(struct cpu_ctx *x, enum mp_arith op, uint32_t width, double l
 		return;
 	mp_strlcpy(o->name, mp_arith_name(op), sizeof(o->name));
 	o->width_bits = (int32_t)width;
-	o->latency_cycles = mp_ticks_to_cycles(x->c->p, lat);
-	o->throughput = mp_is_na(ii) ? ii : 1.0 / mp_ticks_to_cycles(x->c->p, ii);
+	o->latency_cycles = cycles(x, lat);
+	o->throughput = mp_is_na(ii) ? ii : 1.0 / cycles(x, ii);
 }
 
 /* One operation at one width; false when the platform cannot run it. */
