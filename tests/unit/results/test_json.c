@@ -109,6 +109,30 @@ static void fill_counters(struct mp_result *res)
 	res->comparisons[2] = (struct mp_comparison){ dtlb, MP_PARAM_PAGE, MP_NA, 4096, MP_UNKNOWN };
 }
 
+/* The instruction side and the CPU: fetch levels, timed operations, CPUID's description. */
+static void fill_cpu(struct mp_result *res)
+{
+	struct mp_fetch_level *f = mp_result_add_fetch(res);
+	struct mp_op_timing *o = mp_result_add_op(res);
+	struct mp_cpu_doc *d = &res->documented.cpu;
+
+	*f = (struct mp_fetch_level){ 1, 32768, 1.25, 0.3 };
+	*mp_result_add_fetch(res) = (struct mp_fetch_level){ 2, MP_NA, 4.5, 1.1 };
+	*o = (struct mp_op_timing){ "fp-fma", 512, 4.0, 1.0 };
+	*mp_result_add_op(res) = (struct mp_op_timing){ "int-add", 64, 1.0, mp_na_double() };
+	res->cpu_timing.core_hz_min = 3.6e9;
+	res->cpu_timing.core_hz_max = 3.7e9;
+	res->cpu_timing.clock_steady = MP_NO;
+	res->cpu_timing.vector_bits = 512;
+	res->cpu_timing.fma = MP_YES;
+	d->base_hz = 2.1e9;
+	d->max_hz = 3.9e9;
+	mp_strlcpy(d->features, "sse2 avx avx512f", sizeof(d->features));
+	d->gp_registers = 16;
+	d->vector_registers = 32;
+	d->vector_bits = 512;
+}
+
 static void fill_sample(struct mp_result *res)
 {
 	struct mp_curve *c;
@@ -139,6 +163,7 @@ static void fill_sample(struct mp_result *res)
 	mp_result_add_note(res, "L1 ways: 8 measured, 12 documented");
 	mp_result_add_note(res, "ctl\x01 and \x1f");
 	fill_counters(res);
+	fill_cpu(res);
 }
 
 /* Written by mp_result_init alone: everything null, every table empty. */
@@ -165,18 +190,34 @@ static const char empty_json[] =
 	"    \"core_hz\": null,\n"
 	"    \"logical_cpus\": null,\n"
 	"    \"cores\": null,\n"
-	"    \"threads_per_core\": null\n"
+	"    \"threads_per_core\": null,\n"
+	"    \"core_hz_min\": null,\n"
+	"    \"core_hz_max\": null,\n"
+	"    \"clock_steady\": null,\n"
+	"    \"vector_bits\": null,\n"
+	"    \"fma\": null,\n"
+	"    \"ops\": []\n"
 	"  },\n"
 	"  \"documented\": {\n"
 	"    \"source\": null,\n"
 	"    \"caches\": [],\n"
-	"    \"tlbs\": []\n"
+	"    \"tlbs\": [],\n"
+	"    \"cpu\": {\n"
+	"      \"base_hz\": null,\n"
+	"      \"max_hz\": null,\n"
+	"      \"bus_hz\": null,\n"
+	"      \"features\": [],\n"
+	"      \"gp_registers\": null,\n"
+	"      \"vector_registers\": null,\n"
+	"      \"vector_bits\": null\n"
+	"    }\n"
 	"  },\n"
 	"  \"probes\": [],\n"
 	"  \"curves\": [],\n"
 	"  \"notes\": [],\n"
 	"  \"counted\": [],\n"
-	"  \"comparisons\": []\n"
+	"  \"comparisons\": [],\n"
+	"  \"fetch\": []\n"
 	"}\n";
 
 static const char l1_json[] =
@@ -273,6 +314,15 @@ static void test_sample(void)
 		  "comparison: both values and agreement");
 	check_has(j, "\"timing\": null,\n      \"counters\": 4096,\n      \"agree\": null\n",
 		  "comparison with one value: agree is null");
+	check_has(j, "\"op\": \"fp-fma\",\n        \"width_bits\": 512,\n"
+		     "        \"latency_cycles\": 4.000,\n        \"throughput_per_cycle\": 1.000\n",
+		  "a timed operation");
+	check_has(j, "\"throughput_per_cycle\": null\n", "an unmeasured throughput is null");
+	check_has(j, "\"features\": [\n        \"sse2\",\n        \"avx\",\n        \"avx512f\"\n"
+		     "      ],", "documented features as an array of words");
+	check_has(j, "\"fetch\": [\n    {\n      \"level\": 1,\n      \"effective_size_bytes\": "
+		     "32768,\n      \"line_cycles\": 1.250,", "a fetch level");
+	check_has(j, "\"clock_steady\": false,", "a clock that moved");
 	CHECK(strstr(j, "nan") == NULL && strstr(j, "inf") == NULL, "no nan or inf in JSON");
 	CHECK(strstr(j, "\t") == NULL, "no raw tab in JSON");
 }
