@@ -3,6 +3,7 @@
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/counter.h"
+#include "core/measure/link.h"
 #include "core/probe.h"
 #include "core/seq/refstring.h"
 
@@ -25,21 +26,24 @@
 
 static const enum mp_event miss_events[] = {
 	MP_EV_L1D_MISS, MP_EV_L2_MISS, MP_EV_L3_MISS, MP_EV_L4_MISS, MP_EV_DTLB1_MISS,
-	MP_EV_DTLB2_MISS,
+	MP_EV_DTLB2_MISS, MP_EV_L1I_MISS, MP_EV_ITLB1_MISS, MP_EV_ITLB2_MISS,
 };
 #define NMISS (MP_COUNT_OF(miss_events))
 
 const struct mp_counter_level mp_counter_levels[] = {
-	{ MP_EV_L1D_MISS, 1, false }, { MP_EV_L2_MISS, 2, false },
-	{ MP_EV_L3_MISS, 3, false },  { MP_EV_L4_MISS, 4, false },
-	{ MP_EV_DTLB1_MISS, 1, true }, { MP_EV_DTLB2_MISS, 2, true },
+	{ MP_EV_L1D_MISS, 1, false, false }, { MP_EV_L2_MISS, 2, false, false },
+	{ MP_EV_L3_MISS, 3, false, false },  { MP_EV_L4_MISS, 4, false, false },
+	{ MP_EV_DTLB1_MISS, 1, true, false }, { MP_EV_DTLB2_MISS, 2, true, false },
+	{ MP_EV_L1I_MISS, 1, false, true }, { MP_EV_ITLB1_MISS, 1, true, true },
+	{ MP_EV_ITLB2_MISS, 2, true, true },
 };
 const unsigned mp_counter_nlevels = MP_COUNT_OF(mp_counter_levels);
 
 static const char *const event_names[MP_EV_COUNT] = {
 	[MP_EV_L1D_MISS] = "L1D miss", [MP_EV_L2_MISS] = "L2 miss", [MP_EV_L3_MISS] = "L3 miss",
 	[MP_EV_L4_MISS] = "L4 miss", [MP_EV_DTLB1_MISS] = "DTLB1 miss",
-	[MP_EV_DTLB2_MISS] = "DTLB2 miss",
+	[MP_EV_DTLB2_MISS] = "DTLB2 miss", [MP_EV_L1I_MISS] = "L1I miss",
+	[MP_EV_ITLB1_MISS] = "ITLB1 miss", [MP_EV_ITLB2_MISS] = "ITLB2 miss",
 };
 
 static void say(struct mp_counter *k, const char *fmt, const char *a, const char *b)
@@ -301,29 +305,30 @@ static uint64_t array_bytes(const struct mp_counter *k, uint64_t page)
 }
 
 static enum mp_status array_alloc(struct mp_counter *k, uint64_t bytes, uint64_t align,
-				  enum mp_page page, struct mp_mem *m)
+				  enum mp_page page, bool exec, struct mp_mem *m)
 {
-	struct mp_mem_req req = { .bytes = bytes, .align = align, .page = page, .contiguous = true };
+	struct mp_mem_req req = { .bytes = bytes, .align = align, .page = page, .contiguous = true,
+				  .exec = exec };
 
 	return k->c->p->ops->mem_alloc(k->c->p, &req, m);
 }
 
-enum mp_status mp_counter_array(struct mp_counter *k, struct mp_mem *m)
+enum mp_status mp_counter_array(struct mp_counter *k, bool exec, struct mp_mem *m)
 {
-	enum mp_status st = array_alloc(k, array_bytes(k, 0), ARRAY_ALIGN, MP_PAGE_2M, m);
+	enum mp_status st = array_alloc(k, array_bytes(k, 0), ARRAY_ALIGN, MP_PAGE_2M, exec, m);
 
 	if (st != MP_OK)
 		mp_probe_fail(k->c, "could not allocate the array (three quarters of the arena)");
 	return st;
 }
 
-bool mp_counter_array_pages(struct mp_counter *k, unsigned kind, const uint64_t *seen, unsigned nseen,
-			struct mp_mem *m)
+bool mp_counter_array_pages(struct mp_counter *k, unsigned kind, bool exec, const uint64_t *seen,
+			    unsigned nseen, struct mp_mem *m)
 {
 	struct mp_platform *p = k->c->p;
 	uint64_t page;
 
-	if (array_alloc(k, 4096, 4096, page_kinds[kind], m) != MP_OK)
+	if (array_alloc(k, 4096, 4096, page_kinds[kind], exec, m) != MP_OK)
 		return false;
 	page = m->page_bytes;
 	p->ops->mem_free(p, m);
@@ -331,7 +336,7 @@ bool mp_counter_array_pages(struct mp_counter *k, unsigned kind, const uint64_t 
 		if (seen[j] == page)
 			return false;
 	return array_bytes(k, page) >= page &&
-	       array_alloc(k, array_bytes(k, page), page, page_kinds[kind], m) == MP_OK &&
+	       array_alloc(k, array_bytes(k, page), page, page_kinds[kind], exec, m) == MP_OK &&
 	       m->page_bytes == page;
 }
 
@@ -366,53 +371,70 @@ static enum mp_status measure_overhead(struct mp_counter *k, struct mp_mem *m)
 	return st;
 }
 
-/* Cold misses of every event over `bytes` (flushed first). */
-static enum mp_status cold_counts(struct mp_counter *k, struct mp_mem *m, uint64_t bytes,
+/* Cold misses of `events` over `bytes` (flushed first): loads, or fetches of code blocks. */
+static enum mp_status cold_counts(struct mp_counter *k, const struct mp_linker *link,
+				  struct mp_mem *m, uint64_t bytes, uint32_t events,
 				  struct mp_sample *s)
 {
-	struct mp_run r = { .op = MP_OP_CHASE, .steps = bytes / SANE_STRIDE,
-			    .events = k->events, .region = "amp-sanity" };
+	struct mp_run r = { .op = link->op, .steps = bytes / SANE_STRIDE, .events = events,
+			    .region = "amp-sanity" };
 	struct mp_rng g;
+	enum mp_status st;
 
 	mp_rng_seed(&g, k->c->cfg->seed);
-	r.start = mp_ref_grouped(m->base, bytes, SANE_STRIDE, SANE_GROUP, &g);
-	return mp_counter_count_all(k, mp_counter_prep_flush, NULL, &r, s);
+	st = mp_link_grouped(link, m, bytes, SANE_STRIDE, SANE_GROUP, &g, &r.start);
+	return st == MP_OK ? mp_counter_count_all(k, mp_counter_prep_flush, NULL, &r, s) : st;
 }
 
-static enum mp_status check_growth(struct mp_counter *k, struct mp_mem *m)
+/* The side's events (loads: data; fetches: code) must grow with the footprint. */
+static enum mp_status check_growth(struct mp_counter *k, const struct mp_linker *link,
+				   uint32_t events)
 {
+	struct mp_mem_req req = { .bytes = 2 * SANE_BYTES, .align = 4096, .page = MP_PAGE_4K,
+				  .exec = link->op == MP_OP_CODE };
 	struct mp_sample one, two;
-	enum mp_status st = cold_counts(k, m, SANE_BYTES, &one);
+	struct mp_mem m;
+	enum mp_status st;
 
+	if (!(k->events & events))
+		return MP_OK;
+	if (mp_probe_alloc_req(k->c, &req, &m) != MP_OK)
+		return MP_ENOMEM;
+	st = cold_counts(k, link, &m, SANE_BYTES, k->events & events, &one);
 	if (st == MP_OK)
-		st = cold_counts(k, m, 2 * SANE_BYTES, &two);
+		st = cold_counts(k, link, &m, 2 * SANE_BYTES, k->events & events, &two);
 	for (unsigned i = 0; i < NMISS && st == MP_OK; i++) {
 		enum mp_event e = miss_events[i];
 
-		if ((k->events & MP_EV_BIT(e)) &&
+		if ((k->events & events & MP_EV_BIT(e)) &&
 		    (one.count[e] == 0 || (double)two.count[e] < SANE_GROWTH * (double)one.count[e]))
 			distrust(k, e, "its count does not grow with the work");
 	}
+	k->c->p->ops->mem_free(k->c->p, &m);
 	return st;
 }
 
 enum mp_status mp_counter_open(struct mp_counter *k, struct mp_ctx *c)
 {
+	struct mp_linker data = mp_linker_data(c->p), code = mp_linker_code(c->p, 0);
 	struct mp_mem m;
 	enum mp_status st;
 
 	mp_memset(k, 0, sizeof(*k));
 	k->c = c;
 	k->can_flush = true;
-	k->events = c->p->ops->events(c->p) & (MP_COUNTER_CACHE_EVENTS | MP_COUNTER_TLB_EVENTS);
+	k->events = c->p->ops->events(c->p) &
+		    (MP_COUNTER_CACHE_EVENTS | MP_COUNTER_TLB_EVENTS | MP_COUNTER_CODE_EVENTS);
 	if (!k->events)
 		return MP_UNSUPPORTED;
-	if (mp_probe_alloc(c, 2 * SANE_BYTES, MP_PAGE_4K, &m) != MP_OK)
+	if (mp_probe_alloc(c, OVERHEAD_BYTES, MP_PAGE_4K, &m) != MP_OK)
 		return MP_ENOMEM;
 	st = measure_overhead(k, &m);
-	if (st == MP_OK)
-		st = check_growth(k, &m);
 	c->p->ops->mem_free(c->p, &m);
+	if (st == MP_OK)
+		st = check_growth(k, &data, MP_COUNTER_CACHE_EVENTS | MP_COUNTER_TLB_EVENTS);
+	if (st == MP_OK && c->p->ops->code_build)
+		st = check_growth(k, &code, MP_COUNTER_CODE_EVENTS);
 	if (st == MP_OK && !k->events)
 		return MP_UNSUPPORTED;
 	return st;

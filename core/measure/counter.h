@@ -30,6 +30,9 @@
 	(MP_EV_BIT(MP_EV_L1D_MISS) | MP_EV_BIT(MP_EV_L2_MISS) | MP_EV_BIT(MP_EV_L3_MISS) | \
 	 MP_EV_BIT(MP_EV_L4_MISS))
 #define MP_COUNTER_TLB_EVENTS (MP_EV_BIT(MP_EV_DTLB1_MISS) | MP_EV_BIT(MP_EV_DTLB2_MISS))
+/* The instruction side (AMP 3.7-3.9, 3.10): counted on fetches of code blocks. */
+#define MP_COUNTER_CODE_EVENTS                                                           \
+	(MP_EV_BIT(MP_EV_L1I_MISS) | MP_EV_BIT(MP_EV_ITLB1_MISS) | MP_EV_BIT(MP_EV_ITLB2_MISS))
 
 struct mp_counter {
 	struct mp_ctx *c;
@@ -124,9 +127,9 @@ enum mp_status mp_counter_decide(struct mp_counter *k, const struct mp_counter_d
  */
 #define MP_COUNTER_PAGE_KINDS 3u
 #define MP_COUNTER_TLB_PAGES 16384u
-enum mp_status mp_counter_array(struct mp_counter *k, struct mp_mem *m);
-bool mp_counter_array_pages(struct mp_counter *k, unsigned kind, const uint64_t *seen, unsigned nseen,
-			struct mp_mem *m);
+enum mp_status mp_counter_array(struct mp_counter *k, bool exec, struct mp_mem *m);
+bool mp_counter_array_pages(struct mp_counter *k, unsigned kind, bool exec, const uint64_t *seen,
+			    unsigned nseen, struct mp_mem *m);
 enum mp_page mp_counter_page_kind(unsigned kind);
 
 /* The levels the counters measure, by the event that counts their misses. */
@@ -134,6 +137,7 @@ struct mp_counter_level {
 	enum mp_event ev;
 	int32_t level;
 	bool tlb;
+	bool code;           /* an instruction level: measured on fetches */
 };
 
 extern const struct mp_counter_level mp_counter_levels[];
@@ -143,13 +147,20 @@ extern const unsigned mp_counter_nlevels;
  * A counter probe's frame, shared by AMP and PAPI: open the counters (the
  * probe is unsupported where the platform counts no miss event), measure
  * the caches on the cache array (mp_counter_array), then the data TLBs on
- * an array of each page size the platform maps (mp_counter_array_pages),
- * close, and say in the probe's message how many levels were measured.
- * `measure` gets the array in *array and returns the levels it measured.
+ * an array of each page size the platform maps (mp_counter_array_pages);
+ * with `code`, then the instruction levels the same way on executable
+ * arrays; close, and say in the probe's message how many levels were
+ * measured.  `measure` gets the array in *array and returns the levels it
+ * measured.
  */
-typedef unsigned (*mp_counter_levels_fn)(void *probe, bool tlb, enum mp_page page);
+struct mp_counter_pass {
+	bool tlb;
+	bool code;           /* instruction levels, on fetches of code blocks in the array */
+	enum mp_page page;
+};
+typedef unsigned (*mp_counter_levels_fn)(void *probe, const struct mp_counter_pass *pass);
 void mp_counter_probe(struct mp_counter *k, struct mp_ctx *c, struct mp_mem *array,
-		      mp_counter_levels_fn measure, void *probe);
+		      mp_counter_levels_fn measure, void *probe, bool code);
 
 /* Is the event counted and sane? */
 static inline bool mp_counter_has(const struct mp_counter *k, enum mp_event e)

@@ -24,6 +24,9 @@ enum mp_status mp_link(const struct mp_linker *k, uint8_t *base, uint64_t bytes,
 	struct mp_mem m = { .base = base, .bytes = bytes };
 
 	if (k->op == MP_OP_CHASE) {
+		for (uint64_t i = 0; i < n; i++)
+			if (offs[i] > bytes || bytes - offs[i] < sizeof(uint64_t))
+				return MP_EIO;
 		*start = mp_ref_chain(base, offs, n);
 		return MP_OK;
 	}
@@ -33,7 +36,7 @@ enum mp_status mp_link(const struct mp_linker *k, uint8_t *base, uint64_t bytes,
 /* One generator, put into a sink: the string's shape and the generator's own arguments. */
 struct gen {
 	void (*put)(struct mp_ref_out *o, const struct gen *a, struct mp_rng *g);
-	uint64_t bytes, row, line, stride, group;
+	uint64_t bytes, row, line;
 	const struct mp_ref_pages *pages;
 };
 
@@ -66,11 +69,6 @@ static void put_pages(struct mp_ref_out *o, const struct gen *a, struct mp_rng *
 	mp_ref_pages_put(o, a->pages, g);
 }
 
-static void put_grouped(struct mp_ref_out *o, const struct gen *a, struct mp_rng *g)
-{
-	mp_ref_grouped_put(o, a->bytes, a->stride, a->group, g);
-}
-
 enum mp_status mp_link_ck(const struct mp_linker *k, const struct mp_mem *m, uint64_t bytes,
 			  uint64_t row, uint64_t line, struct mp_rng *g, void **start)
 {
@@ -87,11 +85,20 @@ enum mp_status mp_link_pages(const struct mp_linker *k, const struct mp_mem *m,
 	return link_gen(k, m, &a, g, start);
 }
 
+/*
+ * The grouped string threads Sattolo's cycle of its groups through the
+ * memory itself: for code it is built there as data first, then walked for
+ * its order, then overwritten by the blocks.
+ */
 enum mp_status mp_link_grouped(const struct mp_linker *k, const struct mp_mem *m,
 			       uint64_t bytes, uint64_t stride, uint64_t group, struct mp_rng *g,
 			       void **start)
 {
-	struct gen a = { .put = put_grouped, .bytes = bytes, .stride = stride, .group = group };
+	uint64_t n;
 
-	return link_gen(k, m, &a, g, start);
+	*start = mp_ref_grouped(m->base, bytes, stride, group, g);
+	if (k->op == MP_OP_CHASE)
+		return MP_OK;
+	n = mp_ref_walk(m->base, *start, blocks, MP_LINK_MAX_BLOCKS);
+	return n ? mp_link(k, m->base, m->bytes, blocks, n, start) : MP_ENOMEM;
 }

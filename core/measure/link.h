@@ -46,8 +46,8 @@ uint64_t mp_link_elem(const struct mp_linker *k);
 
 /*
  * The elements at base + offs[i] linked in that order; *start is element
- * 0.  [base, base + bytes) is the memory they lie in.  MP_EIO when a code
- * block does not fit it.
+ * 0.  [base, base + bytes) is the memory they lie in.  MP_EIO when an
+ * element (a word, a code block) does not fit it.
  */
 enum mp_status mp_link(const struct mp_linker *k, uint8_t *base, uint64_t bytes,
 		       const uint64_t *offs, uint64_t n, void **start);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stddef.h>
 
-#include "core/seq/perm.h"
 #include "core/seq/refstring.h"
 
 static inline uint64_t *slot(uint8_t *base, uint64_t i, uint64_t stride)
@@ -49,6 +48,49 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g)
 	}
 }
 
+/*
+ * A keyed pseudo-random permutation of [0, n) without scratch memory:
+ * rounds of invertible steps on b-bit integers (add a key, multiply by an
+ * odd key, xor-shift right), b the smallest width covering n, walking the
+ * cycle back into range (cycle walking: fewer than two steps on average
+ * since 2^b < 2n).  Chains of millions of elements are shuffled this way
+ * in place.
+ */
+#define PERM_ROUNDS 3
+
+struct perm {
+	uint64_t n;
+	uint64_t mask;
+	unsigned shift;
+	uint64_t add[PERM_ROUNDS], mul[PERM_ROUNDS];
+};
+
+static void perm_init(struct perm *p, uint64_t n, struct mp_rng *g)
+{
+	unsigned bits = 0;
+
+	while (bits < 63 && (1ull << bits) < n)
+		bits++;
+	p->n = n;
+	p->mask = (1ull << bits) - 1;
+	p->shift = bits / 2 + 1;
+	for (unsigned i = 0; i < PERM_ROUNDS; i++) {
+		p->add[i] = mp_rng_next(g);
+		p->mul[i] = mp_rng_next(g) | 1;
+	}
+}
+
+static uint64_t perm_at(const struct perm *p, uint64_t i)
+{
+	do {
+		for (unsigned k = 0; k < PERM_ROUNDS; k++) {
+			i = ((i + p->add[k]) * p->mul[k]) & p->mask;
+			i ^= i >> p->shift;
+		}
+	} while (i >= p->n);
+	return i;
+}
+
 void mp_ref_put(struct mp_ref_out *o, uint64_t off)
 {
 	uint64_t *e;
@@ -80,16 +122,16 @@ void mp_ref_ck_put(struct mp_ref_out *o, uint64_t bytes, uint64_t row, uint64_t 
 		   struct mp_rng *g)
 {
 	uint64_t nrows = (bytes + row - 1) / row;
-	struct mp_perm rows, cols;
+	struct perm rows, cols;
 
-	mp_perm_init(&rows, nrows, g);
+	perm_init(&rows, nrows, g);
 	for (uint64_t i = 0; i < nrows; i++) {
-		uint64_t from = mp_perm_at(&rows, i) * row;
+		uint64_t from = perm_at(&rows, i) * row;
 		uint64_t nlines = (from + row < bytes ? row : bytes - from) / line;
 
-		mp_perm_init(&cols, nlines, g);
+		perm_init(&cols, nlines, g);
 		for (uint64_t j = 0; j < nlines; j++)
-			mp_ref_put(o, from + mp_perm_at(&cols, j) * line);
+			mp_ref_put(o, from + perm_at(&cols, j) * line);
 	}
 }
 
@@ -124,25 +166,25 @@ static uint64_t mix(uint64_t x, uint64_t key)
 	return mp_rng_next(&g);
 }
 
-static uint64_t pages_offset(const struct mp_ref_pages *s, const struct mp_perm *cols, uint64_t e)
+static uint64_t pages_offset(const struct mp_ref_pages *s, const struct perm *cols, uint64_t e)
 {
 	uint64_t q = e / s->per_page, lines = pages_lines(s);
 	uint64_t page = q / s->per_group * s->group_stride + q % s->per_group * s->page_stride;
 	uint64_t turn = mix(e / lines, cols->add[0]) % lines;
 
-	return page + mp_perm_at(cols, (e + turn) % lines) * s->line;
+	return page + perm_at(cols, (e + turn) % lines) * s->line;
 }
 
 void mp_ref_pages_put(struct mp_ref_out *o, const struct mp_ref_pages *s, struct mp_rng *g)
 {
 	uint64_t pages = s->groups * s->per_group;
-	struct mp_perm cols, order;
+	struct perm cols, order;
 
-	mp_perm_init(&cols, pages_lines(s), g);
-	mp_perm_init(&order, pages, g);
+	perm_init(&cols, pages_lines(s), g);
+	perm_init(&order, pages, g);
 	for (uint64_t round = 0; round < s->per_page; round++) {
 		for (uint64_t i = 0; i < pages; i++) {
-			uint64_t e = mp_perm_at(&order, i) * s->per_page + round;
+			uint64_t e = perm_at(&order, i) * s->per_page + round;
 
 			mp_ref_put(o, pages_offset(s, &cols, e));
 		}

@@ -231,7 +231,13 @@ void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line,
  */
 void *mp_ref_grouped(uint8_t *base, uint64_t bytes, uint64_t stride, uint64_t group,
 		     struct mp_rng *g);
-void mp_ref_grouped_put(struct mp_ref_out *o, uint64_t bytes, uint64_t stride, uint64_t group,
-			struct mp_rng *g);
+
+/*
+ * The offsets of a cycle linked in place, in its order from `start`, into
+ * offs (at most max; returns how many the cycle has, 0 when it has more).
+ * A generator that threads its cycle through the memory itself
+ * (mp_ref_grouped) gives a code chain its layout this way.
+ */
+uint64_t mp_ref_walk(const uint8_t *base, const void *start, uint64_t *offs, uint64_t max);
 
 #endif

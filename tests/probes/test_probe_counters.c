@@ -3,8 +3,11 @@
  * The counter probes ("amp", "papi") against every simulated machine with
  * --method counters: for every data or unified cache level the exact size,
  * line and ways, its write allocation; for every data TLB level of every
- * page size the platform maps, its exact entries and page size.  Each value
- * is checked against the model's own parsed parameters, never a constant.
+ * page size the platform maps, its exact entries and page size.  AMP also
+ * counts the instruction side on fetches of code blocks (3.7-3.10): the L1
+ * instruction cache's exact size, line and ways, and every TLB level that
+ * serves instructions, its entries, page and ways.  Each value is checked
+ * against the model's own parsed parameters, never a constant.
  */
 #include <sys/prctl.h>
 
@@ -121,6 +124,59 @@ static void check_tlb(const struct cs_run *s, const char *probe, const struct mp
 	cs_check_ways(s, probe, &st, (int64_t)t->ways);
 }
 
+/* An instruction-side value of AMP's: its records carry the type 3.6 found (instruction or unified). */
+static const struct mp_counted *find_code(const struct cs_run *s, const struct mp_structure *st,
+					  enum mp_param p)
+{
+	for (int32_t i = 0; i < s->r.ncounted; i++) {
+		const struct mp_counted *c = &s->r.counted[i];
+
+		if (!strcmp(c->probe, "amp") && c->param == p && c->s.tlb == st->tlb &&
+		    c->s.level == st->level && c->s.type != MP_KIND_DATA &&
+		    (!st->tlb || c->s.page_bytes == st->page_bytes) &&
+		    (st->tlb || c->s.type == MP_KIND_INSTRUCTION))
+			return c;
+	}
+	return NULL;
+}
+
+static void check_code_value(const struct cs_run *s, const struct mp_structure *st,
+			     enum mp_param p, int64_t want)
+{
+	const struct mp_counted *c = find_code(s, st, p);
+	char label[MP_TEXT_LEN];
+
+	mp_param_label(label, sizeof(label), st, p);
+	CHECK(c && c->value == want, "%s: amp (fetches) %s: got %lld (%d/%d votes), model %lld",
+	      s->name, label, c ? (long long)c->value : -1LL, c ? (int)c->votes : 0,
+	      c ? (int)c->of : 0, (long long)want);
+}
+
+/* The L1 instruction cache and every TLB that serves instructions, counted on fetches. */
+static void check_code_side(const struct cs_run *s)
+{
+	for (int i = 0; i < s->model.ncaches; i++) {
+		const struct mp_sim_cache_model *c = &s->model.caches[i];
+		struct mp_structure st = { 1, MP_KIND_INSTRUCTION, false, MP_NA };
+
+		if (c->type != MP_KIND_INSTRUCTION || c->level != 1)
+			continue;
+		check_code_value(s, &st, MP_PARAM_SIZE, (int64_t)c->size);
+		check_code_value(s, &st, MP_PARAM_LINE, (int64_t)c->line);
+		check_code_value(s, &st, MP_PARAM_WAYS, (int64_t)c->ways);
+	}
+	for (int i = 0; i < s->model.ntlbs; i++) {
+		const struct mp_sim_tlb_model *t = &s->model.tlbs[i];
+		struct mp_structure st = { t->level, t->type, true, (int64_t)t->page };
+
+		if (t->type == MP_KIND_DATA || t->level < 1 || t->level > 2)
+			continue;
+		check_code_value(s, &st, MP_PARAM_ENTRIES, (int64_t)t->entries);
+		check_code_value(s, &st, MP_PARAM_PAGE, (int64_t)t->page);
+		check_code_value(s, &st, MP_PARAM_WAYS, (int64_t)t->ways);
+	}
+}
+
 static void check_run(struct cs_run *s)
 {
 	cs_suite(s);
@@ -134,6 +190,7 @@ static void check_run(struct cs_run *s)
 			if (cs_counted_tlb(&s->model, &s->model.tlbs[i]))
 				check_tlb(s, probes[p], &s->model.tlbs[i]);
 	}
+	check_code_side(s);
 	CHECK(s->wall < CS_MODEL_SECONDS, "%s: counter suite in %.1f s (limit %.0f s)", s->name,
 	      s->wall, CS_MODEL_SECONDS);
 	cs_close(s);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AMP 3.4 (write allocation) and 3.6 (split or unified).  Both put lines
- * into the measured level one way (stores; data reads), disturb it or not
- * (code), and count what a read pass then misses.  The paper uses a region
- * smaller than the cache; here the region is half the ways of a few sets
- * (what the level surely holds), read with flushers so that every read
- * reaches the level (core/probes/amp/amp.h), and the code of 3.6 is aimed at the
- * same sets: the experiment costs a few hundred accesses at any capacity.
+ * into the measured level one way (stores; reads), disturb it or not (the
+ * other side's accesses), and count what a pass then misses.  The paper
+ * uses a region smaller than the cache; here the region is half the ways of
+ * a few sets (what the level surely holds), passed with flushers so that
+ * every access reaches the level (core/probes/amp/amp.h), and the other
+ * side's string of 3.6 is aimed at the same sets: the experiment costs a
+ * few hundred accesses at any capacity.  3.6 runs in both directions: a
+ * data level is disturbed by code (data, code, data again), an instruction
+ * level by data (code, data, code again).
  */
 #include "core/probe.h"
 #include "core/probes/amp/amp.h"
@@ -34,7 +37,8 @@ struct policy_job {
 	struct amp_chase flush;      /* the flushers alone */
 	uint64_t per_set;            /* elements per set */
 	uint64_t sets;               /* sets tried at once */
-	void *entry;                 /* 3.6: the code, or NULL */
+	void *entry;                 /* 3.6: the other side's string, or NULL */
+	enum mp_op other;            /* its run: code blocks for a data level, loads for code */
 	uint64_t blocks;
 };
 
@@ -58,10 +62,10 @@ static enum mp_status store_all(struct policy_job *j)
 	return st;
 }
 
-static enum mp_status run_code(struct policy_job *j)
+static enum mp_status run_other(struct policy_job *j)
 {
-	struct mp_run r = { .op = MP_OP_CODE, .start = j->entry,
-			    .steps = CODE_PASSES * j->blocks, .region = "amp-code" };
+	struct mp_run r = { .op = j->other, .start = j->entry,
+			    .steps = CODE_PASSES * j->blocks, .region = "amp-other-side" };
 	enum mp_status st = amp_walk(j->l->a, &j->ch, j->ch.steps);
 
 	return st == MP_OK ? mp_counter_touch(&j->l->a->k, &r, NULL) : st;
@@ -92,7 +96,7 @@ static enum mp_status measure(struct mp_counter *k, void *job, uint64_t *misses)
 	enum mp_status st = forget_elements(k, j);
 
 	if (st == MP_OK)
-		st = j->entry ? run_code(j) : store_all(j);
+		st = j->entry ? run_other(j) : store_all(j);
 	return st == MP_OK ? amp_count(k, &j->ch, misses) : st;
 }
 
@@ -109,8 +113,10 @@ static bool open_job(struct policy_job *j, struct amp_level *l, const char *regi
 	j->l = l;
 	j->per_set = l->ways / 2 ? l->ways / 2 : 1;
 	j->sets = amp_sets(l, POLICY_SETS);
-	j->ch = (struct amp_chase){ .ev = l->ev, .region = region };
-	j->flush = (struct amp_chase){ .region = region };
+	if (l->ways && l->unit && j->sets > span_of(l) / l->unit)
+		j->sets = span_of(l) / l->unit;      /* a fully associative level has one set */
+	j->ch = (struct amp_chase){ .ev = l->ev, .region = region, .op = l->a->link.op };
+	j->flush = (struct amp_chase){ .region = region, .op = l->a->link.op };
 	if (!l->ways || l->size % l->ways || span_of(l) % l->unit)
 		return false;
 	j->ch.steps = amp_set_chain(l, j->per_set, span_of(l), j->sets, 0, &j->ch.cursor);
@@ -146,51 +152,60 @@ enum mp_status amp_write_allocate(struct amp_level *l, struct mp_counter_tally *
 
 /* ---- 3.6 ---- */
 
-/* Code blocks in the measured sets: i span + s unit from the elements' base. */
-static enum mp_status build_code(struct policy_job *j, struct mp_mem *code)
+/* The other side: code for a data level, loads for an instruction level. */
+static struct mp_linker other_side(const struct amp *a)
 {
-	struct mp_platform *p = j->l->a->c->p;
+	return a->link.op == MP_OP_CHASE ? mp_linker_code(a->c->p, 0) : mp_linker_data(a->c->p);
+}
+
+/* The other side's string in the measured sets: i span + s unit from the elements' base. */
+static enum mp_status build_other(struct policy_job *j, struct mp_mem *other)
+{
+	struct amp *a = j->l->a;
+	struct mp_platform *p = a->c->p;
+	struct mp_linker link = other_side(a);
 	uint64_t per = CODE_FACTOR * (j->l->ways + (j->l->tlb ? 0 : j->l->above.ways));
 	uint64_t span = span_of(j->l), shift;
 	struct mp_mem_req req = { .bytes = (per + 1) * span, .align = 4096,
-				  .page = j->l->tlb ? j->l->page : MP_PAGE_2M, .exec = true,
-				  .contiguous = true };
+				  .page = j->l->tlb ? j->l->page : MP_PAGE_2M,
+				  .exec = link.op == MP_OP_CODE, .contiguous = true };
 	enum mp_status st;
 
 	j->blocks = 0;
+	j->other = link.op;
 	if (per * j->sets > CODE_MAX)
 		return MP_UNSUPPORTED;
-	st = p->ops->mem_alloc(p, &req, code);
+	st = p->ops->mem_alloc(p, &req, other);
 	if (st != MP_OK)
 		return st;
-	/* The code's blocks fall in the elements' sets wherever the code lies. */
-	shift = ((uint64_t)(uintptr_t)j->l->a->mem.base - (uint64_t)(uintptr_t)code->base) % span;
+	/* The string falls in the elements' sets wherever it lies. */
+	shift = ((uint64_t)(uintptr_t)a->mem.base - (uint64_t)(uintptr_t)other->base) % span;
 	for (uint64_t i = 0; i < per; i++)
 		for (uint64_t s = 0; s < j->sets; s++)
 			code_offs[j->blocks++] = shift + i * span + s * j->l->unit;
-	st = p->ops->code_build(p, code, &(struct mp_code){ code_offs, j->blocks,
-							    p->code_block_min }, &j->entry);
+	st = mp_link(&link, other->base, other->bytes, code_offs, j->blocks, &j->entry);
 	if (st != MP_OK)
-		p->ops->mem_free(p, code);
+		p->ops->mem_free(p, other);
 	return st;
 }
 
 enum mp_status amp_unified(struct amp_level *l, struct mp_counter_tally *t)
 {
+	enum mp_kind own = l->a->link.op == MP_OP_CHASE ? MP_KIND_DATA : MP_KIND_INSTRUCTION;
 	struct policy_job j = { 0 };
-	struct mp_mem code;
+	struct mp_mem other;
 	enum mp_status st;
 
 	*t = (struct mp_counter_tally){ MP_NA, 0, 0 };
 	if (!open_job(&j, l, "amp-unified"))
 		return MP_OK;
 	j.flush.steps = 0;
-	st = build_code(&j, &code);
+	st = build_other(&j, &other);
 	if (st != MP_OK)
 		return st == MP_UNSUPPORTED || st == MP_ENOMEM ? MP_OK : st;
 	st = decide(&j, t);
 	if (t->value != MP_NA)
-		t->value = t->value ? MP_KIND_UNIFIED : MP_KIND_DATA;
-	l->a->c->p->ops->mem_free(l->a->c->p, &code);
+		t->value = t->value ? MP_KIND_UNIFIED : own;
+	l->a->c->p->ops->mem_free(l->a->c->p, &other);
 	return st;
 }

@@ -12,6 +12,7 @@
 
 #include "core/lib/rng.h"
 #include "core/measure/counter.h"
+#include "core/measure/link.h"
 
 /* The structures above the measured one on its path (caches above a cache, TLBs above a TLB). */
 struct amp_above {
@@ -35,10 +36,18 @@ struct amp_level {
 	struct amp_above above;
 };
 
+/*
+ * The probe's state on one side of the processor: data levels are measured
+ * with pointer chases through the array, instruction levels (AMP 3.7-3.9,
+ * 3.10) with chains of code blocks built in it (then executable): the same
+ * strings, linked by `link`.
+ */
 struct amp {
 	struct mp_counter k;
 	struct mp_ctx *c;
 	struct mp_mem mem;   /* "the array" (AMP 3) */
+	struct mp_linker link;
+	uint64_t word;       /* the least distance between elements: 8, or a code block's */
 	struct mp_rng g;
 };
 
@@ -51,6 +60,7 @@ struct amp_chase {
 	uint64_t steps;      /* per counted run */
 	enum mp_event ev;
 	const char *region;
+	enum mp_op op;       /* loads (MP_OP_CHASE) or fetches (MP_OP_CODE): the amp's link.op */
 };
 
 enum mp_status amp_walk(struct amp *a, struct amp_chase *ch, uint64_t steps);

@@ -17,12 +17,19 @@ struct decided {
 	bool have[MP_PARAM_COUNT];
 };
 
+/* "cache", "DTLB"; on the instruction side "icache", "ITLB". */
+static const char *kind_word(const struct amp_level *l)
+{
+	static const char *const words[2][2] = { { "cache", "DTLB" }, { "icache", "ITLB" } };
+
+	return words[l->a->link.op == MP_OP_CODE][l->tlb];
+}
+
 static void note(struct amp *a, const struct amp_level *l, const char *what)
 {
 	char text[MP_TEXT_LEN];
 
-	mp_snprintf(text, sizeof(text), "amp: L%d %s: %s", (int)l->level, l->tlb ? "DTLB" : "cache",
-		    what);
+	mp_snprintf(text, sizeof(text), "amp: L%d %s: %s", (int)l->level, kind_word(l), what);
 	mp_result_add_note(a->c->r, text);
 }
 
@@ -33,7 +40,7 @@ static void tell(const struct amp_level *l, enum mp_param p, const struct mp_cou
 		 uint64_t accesses)
 {
 	mp_logf(l->a->c->p, MP_LOG_INFO, "amp: L%d %s %s: %lld (%d/%d votes, %llu accesses)",
-		(int)l->level, l->tlb ? "DTLB" : "cache", mp_param_name(p),
+		(int)l->level, kind_word(l), mp_param_name(p),
 		(long long)t->value, (int)t->votes, (int)t->of, (unsigned long long)accesses);
 }
 
@@ -94,18 +101,22 @@ static bool unit_and_size(struct amp_level *l, struct decided *d)
 	return true;
 }
 
-/* L1 counts data misses; below it, 3.6 tells data from unified. */
+/*
+ * A data L1 counts data misses; below it, and at every instruction level,
+ * 3.6 tells one side's structure from a unified one: data, code, data again
+ * for a data level; code, data, code again for an instruction level.
+ */
 static enum mp_kind level_type(struct amp_level *l)
 {
+	bool code = l->a->link.op == MP_OP_CODE;
 	struct mp_counter_tally t;
 
-	if (l->level == 1)
+	if (l->level == 1 && !code)
 		return MP_KIND_DATA;
 	if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
 		return (enum mp_kind)t.value;
-	note(l->a, l, l->tlb ? "no code could run between the reads (3.6): taken as data"
-			     : "no code could run between the reads (3.6): taken as unified");
-	return l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
+	note(l->a, l, "the other side could not run between the passes (3.6): type assumed");
+	return code ? MP_KIND_INSTRUCTION : l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
 }
 
 /*
@@ -155,7 +166,7 @@ static bool measure_level(struct amp_level *l)
 		d.have[size] = d.have[MP_PARAM_WAYS] = false;
 		l->ways = 0;
 	}
-	if (!l->tlb && l->ways) {
+	if (!l->tlb && l->ways && l->a->link.op == MP_OP_CHASE) {
 		vote(l, amp_write_allocate, MP_PARAM_WRITE_ALLOCATE, &d);
 		vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
 	}
@@ -176,19 +187,29 @@ static void pass_down(const struct amp_level *l, struct amp_above *up)
 
 static struct amp amp;
 
-/* The levels of one kind, top down: the caches, or the TLBs of one page size
- * (an mp_counter_levels_fn). */
-static unsigned measure_levels(void *probe, bool tlb, enum mp_page page)
+/* Loads for the data levels, code blocks (as short as the platform makes them) for instructions. */
+static void set_side(struct amp *a, bool code)
+{
+	a->link = code ? mp_linker_code(a->c->p, 0) : mp_linker_data(a->c->p);
+	a->word = mp_link_elem(&a->link);
+}
+
+/* The levels of one kind, top down: the caches, or the TLBs of one page size, of one
+ * side (an mp_counter_levels_fn). */
+static unsigned measure_levels(void *probe, const struct mp_counter_pass *pass)
 {
 	struct amp *a = probe;
 	struct amp_above up = { 0, 0, 0, MP_EV_COUNT };
 	unsigned done = 0;
 
+	set_side(a, pass->code);
 	for (unsigned i = 0; i < mp_counter_nlevels && a->c->self->status == MP_PROBE_OK; i++) {
-		struct amp_level l = { .a = a, .ev = mp_counter_levels[i].ev, .tlb = tlb,
-				       .level = mp_counter_levels[i].level, .page = page, .above = up };
+		struct amp_level l = { .a = a, .ev = mp_counter_levels[i].ev, .tlb = pass->tlb,
+				       .level = mp_counter_levels[i].level, .page = pass->page,
+				       .above = up };
 
-		if (mp_counter_levels[i].tlb != tlb || !mp_counter_has(&a->k, l.ev))
+		if (mp_counter_levels[i].tlb != pass->tlb || mp_counter_levels[i].code != pass->code ||
+		    !mp_counter_has(&a->k, l.ev))
 			continue;
 		mp_progress(a->c->p, "amp", i, mp_counter_nlevels);
 		if (!measure_level(&l))
@@ -205,5 +226,5 @@ void mp_probe_amp(struct mp_ctx *c)
 	mp_memset(&amp, 0, sizeof(amp));
 	amp.c = c;
 	mp_rng_seed(&amp.g, c->cfg->seed);
-	mp_counter_probe(&amp.k, c, &amp.mem, measure_levels, &amp);
+	mp_counter_probe(&amp.k, c, &amp.mem, measure_levels, &amp, true);
 }

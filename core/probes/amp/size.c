@@ -50,7 +50,7 @@ uint64_t amp_pow2_round(double x)
 
 enum mp_status amp_walk(struct amp *a, struct amp_chase *ch, uint64_t steps)
 {
-	struct mp_run r = { .op = MP_OP_CHASE, .start = ch->cursor, .steps = steps,
+	struct mp_run r = { .op = ch->op, .start = ch->cursor, .steps = steps,
 			    .region = ch->region };
 	struct mp_sample s;
 	enum mp_status st = mp_counter_touch(&a->k, &r, &s);
@@ -64,7 +64,7 @@ enum mp_status amp_walk(struct amp *a, struct amp_chase *ch, uint64_t steps)
 static enum mp_status count_after(struct mp_counter *k, mp_counter_prep_fn prep, struct amp_chase *ch,
 				  uint64_t *misses)
 {
-	struct mp_run r = { .op = MP_OP_CHASE, .start = ch->cursor, .steps = ch->steps,
+	struct mp_run r = { .op = ch->op, .start = ch->cursor, .steps = ch->steps,
 			    .events = MP_EV_BIT(ch->ev), .region = ch->region };
 	struct mp_sample s;
 	enum mp_status st = mp_counter_count_all(k, prep, NULL, &r, &s);
@@ -98,7 +98,7 @@ static struct row row_of(const struct amp_level *l)
 
 	if (l->tlb)
 		return (struct row){ TLB_ROW_PAGES * page, page / TLB_ROW_PER_PAGE, page };
-	return (struct row){ ROW_BYTES, ROW_STRIDE, ROW_GROUP };
+	return (struct row){ ROW_BYTES, l->a->word, ROW_GROUP };
 }
 
 struct unit_job {
@@ -119,14 +119,15 @@ static int64_t unit_of(uint64_t misses, const void *job)
 enum mp_status amp_unit(struct amp_level *l, struct mp_counter_tally *t)
 {
 	struct row w = row_of(l);
-	struct unit_job j = { { .steps = w.bytes / w.stride, .ev = l->ev, .region = "amp-unit" },
-			      w.stride };
+	struct unit_job j = { { .steps = w.bytes / w.stride, .ev = l->ev, .region = "amp-unit",
+				.op = l->a->link.op }, w.stride };
 	struct mp_counter_decision d = { amp_count_cold, &j.ch, unit_of };
 
 	t->value = MP_NA;
-	if (w.bytes > l->a->mem.bytes)
+	if (w.bytes > l->a->mem.bytes || w.stride < l->a->word ||
+	    mp_link_grouped(&l->a->link, &l->a->mem, w.bytes, w.stride, w.group, &l->a->g,
+			    &j.ch.cursor) != MP_OK)
 		return MP_OK;
-	j.ch.cursor = mp_ref_grouped(l->a->mem.base, w.bytes, w.stride, w.group, &l->a->g);
 	d.arg = &j;
 	return mp_counter_decide(&l->a->k, &d, t);
 }
@@ -163,12 +164,14 @@ static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct 
 				    bool *fails)
 {
 	uint64_t n = bytes / l->unit;
-	struct amp_chase ch = { .ev = l->ev, .region = "amp-capacity" };
+	struct amp_chase ch = { .ev = l->ev, .region = "amp-capacity", .op = l->a->link.op };
 	struct mp_counter_decision d = { amp_count, &ch, fit_of };
 	struct mp_counter_tally t;
-	enum mp_status st;
+	enum mp_status st = mp_link_grouped(&l->a->link, &l->a->mem, n * l->unit, l->unit,
+					    l->unit, &l->a->g, &ch.cursor);
 
-	ch.cursor = mp_ref_grouped(l->a->mem.base, n * l->unit, l->unit, l->unit, &l->a->g);
+	if (st != MP_OK)
+		return st;
 	ch.steps = n < WINDOW_STEPS ? n : WINDOW_STEPS;
 	/* From empty sets (AMP 3.1 step 1): a pseudo-LRU set that keeps stale
 	 * lines may never take all of a working set it could hold. */

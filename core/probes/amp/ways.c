@@ -79,11 +79,11 @@ static uint64_t round_up(uint64_t v, uint64_t to)
 uint64_t amp_flusher(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t s, uint64_t t,
 		     uint64_t j)
 {
-	uint64_t words = l->unit / 8, base = round_up(n * gap, gap > l->above.span ? gap
-										 : l->above.span);
+	uint64_t word = l->a->word, words = l->unit / word;
+	uint64_t base = round_up(n * gap, gap > l->above.span ? gap : l->above.span);
 	uint64_t line = t / words * amp_flushers(l) + j;
 
-	return base + s * l->unit + (2 * line + 1) * l->above.span + t % words * 8;
+	return base + s * l->unit + (2 * line + 1) * l->above.span + t % words * word;
 }
 
 static bool fits(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
@@ -117,6 +117,14 @@ static void shuffle_groups(uint64_t c, uint64_t per, struct mp_rng *g)
 		offs[i] = tmp[i];
 }
 
+/* offs[0 .. c) linked on the amp's side; 0 when they cannot be (a block out of the array). */
+static uint64_t link(const struct amp_level *l, uint64_t c, void **start)
+{
+	struct amp *a = l->a;
+
+	return mp_link(&a->link, a->mem.base, a->mem.bytes, offs, c, start) == MP_OK ? c : 0;
+}
+
 uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
 		       unsigned word, void **start)
 {
@@ -126,13 +134,12 @@ uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint
 		return 0;
 	for (uint64_t i = 0; i < n; i++)
 		for (uint64_t s = 0; s < sets; s++) {
-			offs[c++] = i * gap + s * l->unit + word * 8;
+			offs[c++] = i * gap + s * l->unit + word * l->a->word;
 			for (uint64_t j = 0; j < m; j++)
 				offs[c++] = amp_flusher(l, n, gap, s, word * (n + 1) + i, j);
 		}
 	shuffle_groups(c, 1 + m, &l->a->g);
-	*start = mp_ref_chain(l->a->mem.base, offs, c);
-	return c;
+	return link(l, c, start);
 }
 
 uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
@@ -146,8 +153,7 @@ uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, ui
 		for (uint64_t j = 0; j < m; j++)
 			offs[c++] = amp_flusher(l, n, gap, s, n, j);
 	mp_ref_shuffle(offs, c, &l->a->g);
-	*start = mp_ref_chain(l->a->mem.base, offs, c);
-	return c;
+	return link(l, c, start);
 }
 
 /* ---- 3.3 ---- */
@@ -170,7 +176,7 @@ static int64_t outcome_of(uint64_t misses, const void *job)
 static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enum outcome *o,
 			      struct mp_counter_tally *sure)
 {
-	struct thrash_job j = { { .ev = l->ev, .region = "amp-assoc" }, n };
+	struct thrash_job j = { { .ev = l->ev, .region = "amp-assoc", .op = l->a->link.op }, n };
 	struct mp_counter_decision d = { amp_count, &j, outcome_of };
 	struct mp_counter_tally t;
 	enum mp_status st;

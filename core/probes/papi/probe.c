@@ -71,7 +71,8 @@ static unsigned levels_of(const struct papi *p, bool tlb, struct papi_level *lv)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < mp_counter_nlevels && n < PAPI_MAX_LEVELS; i++) {
-		if (mp_counter_levels[i].tlb != tlb || !mp_counter_has(&p->k, mp_counter_levels[i].ev))
+		if (mp_counter_levels[i].tlb != tlb || mp_counter_levels[i].code ||
+		    !mp_counter_has(&p->k, mp_counter_levels[i].ev))
 			continue;
 		lv[n] = (struct papi_level){ .ev = mp_counter_levels[i].ev,
 					     .above = n ? lv[n - 1].ev : MP_EV_COUNT,
@@ -148,14 +149,13 @@ static enum mp_status frames_agree(struct papi *p, struct papi_level *lv, unsign
  * The caches, or the TLBs of the array's page (an mp_counter_levels_fn):
  * cacheBlock for the units, cacheSize for all, cacheBlock again for the ways.
  */
-static unsigned measure(void *probe, bool tlb, enum mp_page page)
+static unsigned measure(void *probe, const struct mp_counter_pass *pass)
 {
 	struct papi *p = probe;
 	struct papi_level lv[PAPI_MAX_LEVELS];
+	bool tlb = pass->tlb;
 	unsigned n = levels_of(p, tlb, lv), done = 0;
 	enum mp_status st = MP_OK;
-
-	(void)page;
 
 	p->elem = tlb ? p->mem.page_bytes : 0;
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
@@ -186,5 +186,5 @@ void mp_probe_papi(struct mp_ctx *c)
 	mp_memset(&papi, 0, sizeof(papi));
 	papi.c = c;
 	mp_rng_seed(&papi.g, c->cfg->seed);
-	mp_counter_probe(&papi.k, c, &papi.mem, measure, &papi);
+	mp_counter_probe(&papi.k, c, &papi.mem, measure, &papi, false);
 }
