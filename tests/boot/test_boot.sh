@@ -236,6 +236,13 @@ import json, sys
 r = json.load(open('$out/res1/run-0001/result.json'))
 print(r['platform'], r['probes'])
 sys.exit(r['platform'] != 'uefi-x86_64' or r['probes'][0]['status'] != 'ok')"
+check "instruction side and cpu: icache, itlb, cpu ran to the end, kernels timed" python3 -c "
+import json, sys
+r = json.load(open('$out/res1/run-0001/result.json'))
+ran = {p['name']: p for p in r['probes'] if p['name'] in ('icache', 'itlb', 'cpu')}
+print({n: (p['status'], p['seconds']) for n, p in ran.items()}, len(r['cpu']['ops']), 'ops')
+sys.exit(len(ran) != 3 or any(p['status'] not in ('ok', 'failed') or p['seconds'] is None
+                              for p in ran.values()) or not r['cpu']['ops'])"
 check "serial: result.json equal to the file" serial_json_is first "$out/res1/run-0001/result.json"
 check "MSR guard: a #GP from an MSR write was caught" \
 	in_log first '^memprobe: MSR guard: a #GP .* was caught'

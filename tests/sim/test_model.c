@@ -204,7 +204,18 @@ static const struct {
 	{ "# a comment\n\ncache L1D size=32Q line=64 ways=8 latency=4\n",
 	  "test.model:3: cache L1D: bad size '32Q' (want a size such as 64, 32K or 1M)" },
 	{ "cachee L1D size=32K\n", "test.model:1: unknown statement 'cachee' (cache, tlb, memory, "
-	  "clock, prefetch, noise, neighbour, frames, pmu or name)" },
+	  "clock, prefetch, noise, neighbour, frames, pmu, isa, op or name)" },
+	{ "isa vector=512\nop fp-fma latency=4\nmemory latency=9\n",
+	  "test.model:2: op: needs latency= and throughput=" },
+	{ "op fp-fma width=256 latency=4 throughput=2\nmemory latency=9\n",
+	  "test.model:1: op: width= is wider than isa vector= 'fp-fma'" },
+	{ "op fp-sqrt latency=4 throughput=2\nmemory latency=9\n",
+	  "test.model:1: op: unknown operation (int-add, int-mul, int-div, fp-add, fp-mul, "
+	  "fp-div, fp-fma) 'fp-sqrt'" },
+	{ "isa vector=96\nmemory latency=9\n",
+	  "test.model:1: isa: vector= is 0, 128, 256 or 512, not '96'" },
+	{ "op int-add latency=1 throughput=0\nmemory latency=9\n",
+	  "test.model:1: op: throughput= wants 0 to 64, not '0'" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\n",
 	  "test.model: no 'memory latency=CYCLES' line" },
 	{ "cache FOO size=32K line=64 ways=8 latency=4\n",
@@ -254,6 +265,30 @@ static const struct {
 	{ "memory latency=9\ncache L1D size=32K line=64 ways=8 latency=4 level=9\n",
 	  "test.model:2: cache L1D: bad level '9' (want a level from 1 to 8)" },
 };
+
+/* op lines: no width gives every width up to isa vector=, a later width= line overrides one. */
+static void test_ops(void)
+{
+	static const char *text = "isa vector=256\n"
+				  "op fp-add latency=3 throughput=2\n"
+				  "op fp-add width=256 latency=5 throughput=0.5\n"
+				  "op int-div width=64 latency=14 throughput=0.125\n"
+				  "memory latency=9\n";
+	struct mp_sim_model m;
+	char err[256];
+
+	CHECK(mp_sim_model_parse(&m, "ops", text, strlen(text), err, sizeof(err)) == 0, "%s", err);
+	CHECK_EQ_INT(m.vector_bits, 256, "isa vector=256");
+	CHECK(m.ops[MP_ARITH_FP_ADD][0].set && m.ops[MP_ARITH_FP_ADD][0].latency == 3 &&
+	      m.ops[MP_ARITH_FP_ADD][1].set && m.ops[MP_ARITH_FP_ADD][1].throughput == 2,
+	      "an op line without width: scalar and 128 bits");
+	CHECK(m.ops[MP_ARITH_FP_ADD][2].latency == 5 && m.ops[MP_ARITH_FP_ADD][2].throughput == 0.5,
+	      "a width= line overrides its width");
+	CHECK(!m.ops[MP_ARITH_FP_ADD][3].set, "nothing wider than isa vector=");
+	CHECK(m.ops[MP_ARITH_INT_DIV][0].set && !m.ops[MP_ARITH_INT_DIV][1].set,
+	      "width=64: scalar only");
+	CHECK(!m.ops[MP_ARITH_FP_FMA][0].set, "an operation no line gives does not exist");
+}
 
 static void test_malformed(void)
 {
@@ -381,6 +416,7 @@ int main(void)
 	test_library_facts();
 	test_defaults();
 	test_naming();
+	test_ops();
 	test_malformed();
 	test_fuzz();
 	return check_done();
