@@ -61,10 +61,14 @@ static void record_curve(struct mp_ctx *c, const struct mp_ck *k)
 		mp_curve_add_point(cv, (double)k->bytes[i], mp_probe_time(c, per_line(c, k->ticks[i])));
 }
 
+/* The fetch level's effective capacity is the L1I's own where the first level is the L1I. */
 static void record_level(struct mp_ctx *c, int32_t level, int64_t eff, double ticks)
 {
 	struct mp_fetch_level *f = mp_result_add_fetch(c->r);
+	struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
 
+	if (level == 1 && l1i)
+		l1i->effective_size_bytes = eff;
 	if (!f)
 		return;
 	f->level = level;

@@ -482,6 +482,33 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 }
 
 /*
+ * X-Ray's page test says "less than a page".  On loads that is a cache
+ * boundary that passed the confirmation (not_tlb).  On fetches the
+ * confirmation itself told pages from blocks (confirmed_code): the rise
+ * moves with the pages of this mapping.  What disturbs the page test there
+ * is the front end's own structures, which count blocks (taken branches,
+ * decoded windows) and grow with its N = 1.5 E blocks: the page size is
+ * then the mapping's, and the ways, measured by the same strings, are not
+ * told.  Said in a note.  Returns whether the level is still recorded.
+ */
+static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
+{
+	char what[MP_TEXT_LEN];
+
+	if (t->side == MP_KIND_DATA) {
+		not_tlb(t, lv);
+		return false;
+	}
+	mp_snprintf(what, sizeof(what), "%llu entries: X-Ray's page test was disturbed by the "
+		    "blocks (a \"page\" of %llu bytes); page from the mapping, ways not told",
+		    (unsigned long long)lv->entries, (unsigned long long)lv->page_bytes);
+	note(t, what);
+	lv->page_bytes = t->page;
+	lv->ways = 0;
+	return true;
+}
+
+/*
  * Does the confirmed rise of step u belong to the level below it, which
  * holds `entries`?  Yes when the plateau before it ends short of twice
  * those entries (X-Ray 4.5's C(i+1) >= 2 C(i), which every TLB hierarchy
@@ -528,10 +555,8 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 		lv[n].below = o->steps.plateau[k].high;
 		lv[n].above = o->steps.plateau[u].level;
 		mp_tlb_geometry(t, lv, n);
-		if (lv[n].page_bytes && lv[n].page_bytes < t->page) {
-			not_tlb(t, &lv[n]);
+		if (lv[n].page_bytes && lv[n].page_bytes < t->page && !disturbed(t, &lv[n]))
 			continue;
-		}
 		record(t, &lv[n], n + 1);
 		n++;
 	}
