@@ -66,25 +66,6 @@ static int32_t lower_level(const struct mp_result *r, const struct mp_l1_found *
 	return 0;
 }
 
-static void record_l1i(struct mp_ctx *c, const struct mp_l1_found *x,
-		       const struct mp_l1_found *g, double hit)
-{
-	struct mp_cache *rec = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
-
-	if (!rec && (rec = mp_result_add_cache(c->r)) != NULL) {
-		rec->level = 1;
-		rec->type = MP_KIND_INSTRUCTION;
-	}
-	if (!rec)
-		return;
-	rec->size_bytes = mp_l1_agreed(x->size, g->size);
-	rec->ways = mp_l1_agreed(x->ways, g->ways);
-	rec->line_bytes = mp_l1_agreed(x->line, g->line);
-	rec->latency_cycles = mp_ticks_to_cycles(c->p, hit);
-	rec->latency_ns = mp_ticks_to_ns(c->p, hit);
-	rec->method = MP_METHOD_TIMING;
-}
-
 /* The first level: recorded as the L1I, or found to be level `*first` of the data side. */
 static int first_level(struct mp_ctx *c, struct mp_mem *m, int32_t *first)
 {
@@ -109,7 +90,7 @@ static int first_level(struct mp_ctx *c, struct mp_mem *m, int32_t *first)
 		return 0;
 	}
 	*first = 1;
-	record_l1i(c, &x, &g, s.base_min);
+	mp_l1_record(c, MP_KIND_INSTRUCTION, &x, &g, s.base_min);
 	if (mp_l1_agreed(x.size, g.size) == MP_NA)
 		mp_result_add_note(c->r, c->self->message);
 	return 0;

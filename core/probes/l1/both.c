@@ -13,6 +13,25 @@ int64_t mp_l1_agreed(int64_t x, int64_t g)
 	return x == g ? x : MP_NA;
 }
 
+void mp_l1_record(struct mp_ctx *c, enum mp_kind type, const struct mp_l1_found *x,
+		  const struct mp_l1_found *g, double hit)
+{
+	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, type);
+
+	if (!l1 && (l1 = mp_result_add_cache(c->r)) != NULL) {
+		l1->level = 1;
+		l1->type = type;
+	}
+	if (!l1)
+		return;
+	l1->size_bytes = mp_l1_agreed(x->size, g->size);
+	l1->ways = mp_l1_agreed(x->ways, g->ways);
+	l1->line_bytes = mp_l1_agreed(x->line, g->line);
+	l1->latency_cycles = mp_ticks_to_cycles(c->p, hit);
+	l1->latency_ns = mp_ticks_to_ns(c->p, hit);
+	l1->method = MP_METHOD_TIMING;
+}
+
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why)
 {

@@ -31,6 +31,9 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why);
 /* A value both algorithms found, else MP_NA. */
 int64_t mp_l1_agreed(int64_t x, int64_t g);
+/* The level-1 cache of this type in the result, with what both found and the hit time. */
+void mp_l1_record(struct mp_ctx *c, enum mp_kind type, const struct mp_l1_found *x,
+		  const struct mp_l1_found *g, double hit);
 /* The probe message for the two answers, naming `cache` when they disagree; true if they agree. */
 bool mp_l1_message(char *text, size_t n, const char *cache, const struct mp_l1_found *x,
 		   const struct mp_l1_found *g);

@@ -31,32 +31,6 @@
 #define L1_TWIN_LINE 64u
 #define L1_TWIN_MAX 128u
 
-static struct mp_cache *l1_record(struct mp_ctx *c)
-{
-	struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
-
-	if (!l1 && (l1 = mp_result_add_cache(c->r)) != NULL) {
-		l1->level = 1;
-		l1->type = MP_KIND_DATA;
-	}
-	return l1;
-}
-
-static void record(struct mp_ctx *c, const struct mp_l1_found *x, const struct mp_l1_found *g,
-		   double hit)
-{
-	struct mp_cache *l1 = l1_record(c);
-
-	if (!l1)
-		return;
-	l1->size_bytes = mp_l1_agreed(x->size, g->size);
-	l1->ways = mp_l1_agreed(x->ways, g->ways);
-	l1->line_bytes = mp_l1_agreed(x->line, g->line);
-	l1->latency_cycles = mp_ticks_to_cycles(c->p, hit);
-	l1->latency_ns = mp_ticks_to_ns(c->p, hit);
-	l1->method = MP_METHOD_TIMING;
-}
-
 static void run(struct mp_ctx *c, struct mp_compact_set *s)
 {
 	struct mp_l1_found x, g;
@@ -66,7 +40,7 @@ static void run(struct mp_ctx *c, struct mp_compact_set *s)
 	s->twin_max = L1_TWIN_MAX;
 	if (mp_l1_measure(c, s, "l1", &x, &g, &why) < 0)
 		return mp_probe_fail(c, why);
-	record(c, &x, &g, s->base_min);
+	mp_l1_record(c, MP_KIND_DATA, &x, &g, s->base_min);
 	if (!mp_l1_message(c->self->message, sizeof(c->self->message), "L1", &x, &g))
 		mp_result_add_note(c->r, c->self->message);
 	if (mp_l1_agreed(x.size, g.size) == MP_NA)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "icache" probe against every simulated machine: the L1 instruction
+ * cache's exact size, line and ways (the gap test and X-Ray agreeing on
+ * code), its fetch latency, and the fetch levels: the first one's
+ * effective capacity is the L1I's, each level's line cost its model
+ * latency.  A model without an L1I (the Pentium 4's trace cache is not
+ * modelled) must record none and say that fetches meet the L2 first.  On
+ * the rough copies (noise, scattered frames) the L1I is checked again,
+ * exactly where the data L1 test is exact too.
+ */
+#include "tests/probes/probe_sim.h"
+
+static const struct mp_sim_cache_model *l1i_of(const struct mp_sim_model *m)
+{
+	for (int i = 0; i < m->ncaches; i++)
+		if (m->caches[i].level == 1 && m->caches[i].type == MP_KIND_INSTRUCTION)
+			return &m->caches[i];
+	return NULL;
+}
+
+static const struct mp_cache *recorded(const struct mp_result *r)
+{
+	for (int32_t i = 0; i < r->ncaches; i++)
+		if (r->caches[i].level == 1 && r->caches[i].type == MP_KIND_INSTRUCTION)
+			return &r->caches[i];
+	return NULL;
+}
+
+static void check_l1i(const struct ps_run *s, const struct mp_sim_cache_model *mc)
+{
+	const struct mp_cache *got = recorded(&s->r);
+
+	CHECK(got && got->size_bytes == (int64_t)mc->size && got->line_bytes == (int64_t)mc->line &&
+	      got->ways == (int64_t)mc->ways,
+	      "%s: L1I %lld/%lld/%lld-way, model %llu/%llu/%llu-way", s->name,
+	      got ? (long long)got->size_bytes : -1LL, got ? (long long)got->line_bytes : -1LL,
+	      got ? (long long)got->ways : -1LL, (unsigned long long)mc->size,
+	      (unsigned long long)mc->line, (unsigned long long)mc->ways);
+	CHECK(got && ps_within(got->latency_cycles, mc->latency, 0.10),
+	      "%s: L1I fetch hit %.2f cycles, model %u", s->name, got ? got->latency_cycles : -1.0,
+	      mc->latency);
+}
+
+/* The first fetch level is the L1I, its effective capacity the L1I's, its line cost its latency. */
+static void check_fetch(const struct ps_run *s, const struct mp_sim_cache_model *mc)
+{
+	const struct mp_fetch_level *f = s->r.nfetch ? &s->r.fetch[0] : NULL;
+
+	CHECK(f && f->level == 1 && f->effective_size_bytes == (int64_t)mc->size &&
+	      ps_within(f->line_cycles, mc->latency, 0.05),
+	      "%s: fetch level 1: %lld bytes, %.2f cycles a line; model %llu, %u", s->name,
+	      f ? (long long)f->effective_size_bytes : -1LL, f ? f->line_cycles : -1.0,
+	      (unsigned long long)mc->size, mc->latency);
+	CHECK(s->r.nfetch >= 2, "%s: the L2 as fetches see it (%d fetch levels)", s->name,
+	      (int)s->r.nfetch);
+}
+
+static int has_note(const struct mp_result *r, const char *part)
+{
+	for (int32_t i = 0; i < r->nnotes; i++)
+		if (strstr(r->notes[i], part))
+			return 1;
+	return 0;
+}
+
+static void one(const char *path, int rough)
+{
+	const struct mp_sim_cache_model *mc;
+	struct ps_run s;
+
+	if (!ps_open(&s, path, rough))
+		return;
+	mc = l1i_of(&s.model);
+	ps_probe(&s, "icache", mp_probe_icache);
+	if (!mc) {
+		CHECK(!recorded(&s.r) && has_note(&s.r, "no L1 instruction cache"),
+		      "%s: no L1I in the model: none recorded, and said", s.name);
+	} else if (rough && (mc->replacement == MP_REPL_FIFO || mc->replacement == MP_REPL_RANDOM)) {
+		const struct mp_cache *got = recorded(&s.r);
+
+		printf("INFO %s: a %s L1I under noise may not be told (the data L1 test's limit)\n",
+		       s.name, mp_replacement_name(mc->replacement));
+		CHECK(!got || got->size_bytes == MP_NA || got->size_bytes == (int64_t)mc->size,
+		      "%s: no wrong L1I size recorded", s.name);
+	} else {
+		check_l1i(&s, mc);
+		if (!rough)
+			check_fetch(&s, mc);
+	}
+	printf("INFO %s: icache in %.2f s\n", s.name, s.wall);
+	ps_close(&s);
+}
+
+int main(int argc, char **argv)
+{
+	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_ROUGH));
+}
