@@ -121,10 +121,25 @@ static bool measure(struct cpu_ctx *x, enum mp_arith op, uint32_t width)
 	return true;
 }
 
+/*
+ * A width's first kernel runs once untimed: a core may power its wide
+ * units up only when they are used (Intel's AVX-512 upper lanes take some
+ * microseconds), and the first minimum would carry that.
+ */
+static void warm_up(struct cpu_ctx *x, uint32_t width)
+{
+	double t;
+
+	for (int op = 0; op < MP_ARITH_COUNT; op++)
+		if (mp_cpu_per_op(x, (enum mp_arith)op, width, 1, &t) != MP_UNSUPPORTED)
+			return;
+}
+
 static void measure_width(struct cpu_ctx *x, uint32_t width)
 {
 	struct mp_cpu_timing *t = &x->c->r->cpu_timing;
 
+	warm_up(x, width);
 	for (int op = 0; op < MP_ARITH_COUNT && x->c->self->status == MP_PROBE_OK; op++) {
 		if (!measure(x, (enum mp_arith)op, width))
 			continue;
