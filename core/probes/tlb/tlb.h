@@ -32,7 +32,6 @@ struct tlb_ctx {
 	enum mp_kind side;       /* MP_KIND_DATA or MP_KIND_INSTRUCTION */
 	uint64_t page;           /* page size the memory is mapped with */
 	uint64_t line;           /* element spacing: the L1 line of that side */
-	uint64_t l1_lines;       /* lines that L1 holds (UINT64_MAX: not known) */
 	struct mp_rng g;
 };
 
@@ -51,6 +50,19 @@ enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, doub
 
 /* Page size and ways of level i (X-Ray 4.6); levels 0 .. i-1 are known. */
 void mp_tlb_geometry(struct tlb_ctx *t, struct tlb_level *lv, int32_t i);
+
+/* Largest documented TLB of the side for this page size (0: none) (record.c). */
+uint64_t mp_tlb_documented_entries(const struct mp_result *r, enum mp_kind side, uint64_t page);
+/* Level `level` into the result (a unified level both sides found: once). */
+void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level);
+/*
+ * Is a confirmed level whose page test found less than a page still a TLB?
+ * On loads no: a cache boundary (said); on fetches yes, the page from the
+ * mapping and the ways untold (said).  True for every other level.
+ */
+bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv);
+/* A note of the test, prefixed "TLB 4K: " or "ITLB 4K: ". */
+void mp_tlb_note(const struct tlb_ctx *t, const char *what);
 
 /*
  * The whole test on one side (MP_KIND_DATA: probe "tlb"; MP_KIND_INSTRUCTION:
