@@ -4,6 +4,7 @@
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
 #include "core/probes/probes.h"
+#include "core/results/audit.h"
 #include "core/results/writers.h"
 #include "core/suite.h"
 
@@ -125,11 +126,13 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_
 	check_selection(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
+		mp_audit_judge(r);
 		if (mp_suite_save(p, r) != MP_OK)
 			mp_logf(p, MP_LOG_WARN, "results could not be stored after probe %s",
 				mp_probes[i].name);
 	}
 	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
+	mp_audit_judge(r);
 	if (mp_suite_save(p, r) != MP_OK)
 		mp_log(p, MP_LOG_WARN, "results could not be stored after the merge of methods");
 }
