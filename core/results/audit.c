@@ -76,6 +76,18 @@ void mp_doc_cache_from(struct mp_doc_cache *d, const struct mp_cache *c)
 	};
 }
 
+struct mp_source *mp_audit_add_documented(struct mp_result *r, const char *name,
+					  const struct mp_documented *d)
+{
+	struct mp_source *s = mp_audit_add_source(r, name);
+
+	for (int32_t i = 0; s && i < mp_count(d->ncaches, MP_MAX_CACHES); i++)
+		mp_doc_cache_from(mp_source_add_cache(s), &d->caches[i]);
+	for (int32_t i = 0; s && i < mp_count(d->ntlbs, MP_MAX_TLBS); i++)
+		*mp_source_add_tlb(s) = d->tlbs[i];
+	return s;
+}
+
 const char *mp_source_status_name(enum mp_source_status s)
 {
 	static const char *const names[] = {

@@ -33,6 +33,10 @@ struct mp_tlb *mp_source_add_tlb(struct mp_source *s);
 /* The documented cache `c` of the merged list as one source's record (scope one). */
 void mp_doc_cache_from(struct mp_doc_cache *d, const struct mp_cache *c);
 
+/* A source named `name` holding the records of d (scope one); NULL when the table is full. */
+struct mp_source *mp_audit_add_documented(struct mp_result *r, const char *name,
+					  const struct mp_documented *d);
+
 /* Fill result.audit.verdicts from the sources and the measured caches and TLBs. */
 void mp_audit_judge(struct mp_result *r);
 

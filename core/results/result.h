@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MP_TOOL_NAME "memprobe"
-#define MP_VERSION "0.2.0"
+#define MP_VERSION "0.3.0"
 
 #define MP_NA (-1)
 
