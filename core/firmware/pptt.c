@@ -15,7 +15,7 @@
  * What firmware gets wrong is checked, never trusted: a reference outside
  * the table or to the wrong structure type ends that walk, parent and
  * next-level chains are bounded (a loop would not end otherwise), a field
- * is used only when its flag says it is valid, and a size that is not
+ * is used only when its flag says it is valid, and every size that is not
  * sets x ways x line is named in the source's message.
  */
 #include "core/firmware/bytes.h"
@@ -175,13 +175,15 @@ static void check_geometry(struct pptt *p, const struct mp_doc_cache *c, int64_t
 	char label[MP_TEXT_LEN];
 	struct mp_buf b;
 
-	if (p->src->message[0] || c->size_bytes == MP_NA || sets == MP_NA || c->ways == MP_NA ||
+	size_t used = mp_strlen(p->src->message);
+
+	if (c->size_bytes == MP_NA || sets == MP_NA || c->ways == MP_NA ||
 	    c->line_bytes == MP_NA || c->size_bytes == sets * c->ways * c->line_bytes)
 		return;
 	mp_snprintf(label, sizeof(label), "L%d %s", (int)c->level,
 		    mp_kind_name(c->type) ? mp_kind_name(c->type) : "?");
-	mp_buf_init(&b, p->src->message, sizeof(p->src->message));
-	mp_buf_printf(&b, "%s: size ", label);
+	mp_buf_init(&b, p->src->message + used, sizeof(p->src->message) - used);
+	mp_buf_printf(&b, "%s%s: size ", used ? "; " : "", label);
 	mp_buf_size(&b, (uint64_t)c->size_bytes);
 	mp_buf_printf(&b, " is not %lld sets x %lld ways x %lld B", (long long)sets,
 		      (long long)c->ways, (long long)c->line_bytes);
