@@ -5,6 +5,7 @@
 #include "core/measure/timing.h"
 #include "core/probes/probes.h"
 #include "core/results/audit.h"
+#include "core/results/plot.h"
 #include "core/results/writers.h"
 #include "core/suite.h"
 
@@ -41,22 +42,36 @@ static const struct {
 	{ "result.json", mp_write_json },
 	{ "report.txt", mp_write_report },
 	{ "curves.csv", mp_write_csv },
+	{ "report.html", mp_write_html },
 };
+
+/* Write one file through the sink: what `b` holds, said when it was cut short. */
+static enum mp_status store(struct mp_platform *p, const char *name, const struct mp_buf *b)
+{
+	if (b->overflow)
+		mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short", name,
+			OUT_BYTES);
+	return mp_sink(p, name, b->data, b->len);
+}
 
 enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 {
-	enum mp_status worst = MP_OK;
+	enum mp_status worst = MP_OK, st;
+	char name[MP_NAME_LEN + 16];
 	struct mp_buf b;
 
 	for (unsigned i = 0; i < MP_COUNT_OF(outputs); i++) {
 		mp_buf_init(&b, out_mem, sizeof(out_mem));
 		outputs[i].write(&b, r);
-		if (b.overflow)
-			mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
-				outputs[i].name, OUT_BYTES);
-		enum mp_status st = mp_sink(p, outputs[i].name, b.data, b.len);
-		if (st != MP_OK)
-			worst = st;
+		st = store(p, outputs[i].name, &b);
+		worst = st != MP_OK ? st : worst;
+	}
+	for (int32_t i = 0; i < mp_count(r->ncurves, MP_MAX_CURVES); i++) {
+		mp_buf_init(&b, out_mem, sizeof(out_mem));
+		mp_write_svg(&b, r, i);
+		mp_plot_name(name, sizeof(name), r, i);
+		st = store(p, name, &b);
+		worst = st != MP_OK ? st : worst;
 	}
 	return worst;
 }
