@@ -51,9 +51,10 @@ static void machine(struct mp_buf *b, const struct mp_result *r)
 		{ "core clock", clock },
 	};
 
-	mp_snprintf(fms, sizeof(fms), "%d, %d, %d", (int)r->machine.family, (int)r->machine.model,
-		    (int)r->machine.stepping);
-	clock[0] = '\0';
+	fms[0] = clock[0] = '\0';
+	if (r->machine.family != MP_NA)
+		mp_snprintf(fms, sizeof(fms), "%d, %d, %d", (int)r->machine.family,
+			    (int)r->machine.model, (int)r->machine.stepping);
 	if (!mp_is_na(r->cpu.core_hz))
 		mp_snprintf(clock, sizeof(clock), "%.0f MHz", r->cpu.core_hz / 1e6);
 	mp_buf_puts(b, "<table>\n");
