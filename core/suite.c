@@ -2,6 +2,7 @@
 #include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
+#include "core/measure/counter.h"
 #include "core/measure/timing.h"
 #include "core/probes/probes.h"
 #include "core/results/audit.h"
@@ -104,10 +105,11 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 		rec->status = MP_PROBE_SKIPPED;
 		mp_strlcpy(rec->message, mp_config_wants(cfg, def->name) ? method_why(cfg)
 					 : "not selected", sizeof(rec->message));
+		mp_logf(p, MP_LOG_INFO, "probe %s: skipped: %s", def->name, rec->message);
 		return;
 	}
 	rec->status = MP_PROBE_OK;
-	mp_logf(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
+	mp_logf(p, MP_LOG_INFO, "probe %s: start: %s", def->name, def->what);
 	if (p->ops->probe_begin)
 		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
@@ -133,11 +135,37 @@ static void check_selection(struct mp_platform *p, const struct mp_config *cfg,
 	}
 }
 
-void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r)
+/*
+ * Method auto: timing and counters (both) where the platform offers the
+ * counter probes' events, which it does only for counters that passed its
+ * self-check (docs/design.md, `events`); timing alone elsewhere.  Said in
+ * the log and in a note.
+ */
+static enum mp_method resolve_method(struct mp_platform *p, const struct mp_config *cfg,
+				     struct mp_result *r)
 {
+	uint32_t events = p->ops->events ? p->ops->events(p) : 0;
+	bool counters = (events & (MP_COUNTER_CACHE_EVENTS | MP_COUNTER_TLB_EVENTS)) != 0;
+	const char *what = counters ? "method auto: counters passed their self-check: timing "
+				      "and counters (both)"
+				    : "method auto: no counter passed its self-check: timing alone";
+
+	if (cfg->method != MP_METHOD_AUTO)
+		return cfg->method;
+	mp_log(p, MP_LOG_INFO, what);
+	mp_result_add_note(r, what);
+	return counters ? MP_METHOD_BOTH : MP_METHOD_TIMING;
+}
+
+void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct mp_result *r)
+{
+	struct mp_config run = *config;
+	const struct mp_config *cfg = &run;
+
 	r->cpu.tsc_hz = (double)p->tick_hz;
 	if (p->core_hz)
 		r->cpu.core_hz = (double)p->core_hz;
+	run.method = resolve_method(p, config, r);
 	check_selection(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
