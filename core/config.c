@@ -25,14 +25,18 @@ struct slice {
 };
 
 static const char *const profile_words[] = { "quick", "full", NULL };
-static const char *const method_words[] = { "timing", "counters", "both", NULL };
+static const char *const method_words[] = { "timing", "counters", "both", "auto", NULL };
+/* What each method word selects; auto is resolved by the suite (core/suite.c). */
+static const enum mp_method method_of[] = {
+	MP_METHOD_TIMING, MP_METHOD_COUNTERS, MP_METHOD_BOTH, MP_METHOD_AUTO,
+};
 static const char *const finish_words[] = { "shutdown", "reboot", "return", NULL };
 
 void mp_config_defaults(struct mp_config *c)
 {
 	mp_memset(c, 0, sizeof(*c));
 	c->profile = MP_PROFILE_QUICK;
-	c->method = MP_METHOD_TIMING;
+	c->method = MP_METHOD_AUTO;
 	c->probes[0] = '\0';
 	c->arena_bytes = DEFAULT_ARENA_BYTES;
 	c->on_finish = MP_FINISH_SHUTDOWN;
@@ -102,19 +106,22 @@ static void show_profile(const struct mp_config *c, struct mp_buf *b)
 	put_word(b, profile_words, (int)c->profile);
 }
 
-/* The words are in enum mp_method order: timing, counters, both. */
 static bool set_method(struct mp_config *c, struct slice v)
 {
 	int i = word_index(method_words, v);
 
 	if (i >= 0)
-		c->method = (enum mp_method)i;
+		c->method = method_of[i];
 	return i >= 0;
 }
 
 static void show_method(const struct mp_config *c, struct mp_buf *b)
 {
-	put_word(b, method_words, (int)c->method);
+	int i = 0;
+
+	while (i < (int)MP_COUNT_OF(method_of) && method_of[i] != c->method)
+		i++;
+	put_word(b, method_words, i);
 }
 
 static bool set_on_finish(struct mp_config *c, struct slice v)

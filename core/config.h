@@ -19,7 +19,7 @@ enum mp_finish { MP_FINISH_SHUTDOWN = 0, MP_FINISH_REBOOT, MP_FINISH_RETURN };
 
 struct mp_config {
 	enum mp_profile profile;
-	enum mp_method method;       /* timing, counters or both */
+	enum mp_method method;       /* timing, counters, both or auto */
 	char probes[MP_TEXT_LEN];    /* comma-separated probe names; empty = all */
 	uint64_t arena_bytes;        /* memory the probes may use */
 	enum mp_finish on_finish;

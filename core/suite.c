@@ -2,8 +2,11 @@
 #include "core/lib/bits.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
+#include "core/measure/counter.h"
 #include "core/measure/timing.h"
 #include "core/probes/probes.h"
+#include "core/results/audit.h"
+#include "core/results/plot.h"
 #include "core/results/writers.h"
 #include "core/suite.h"
 
@@ -47,22 +50,36 @@ static const struct {
 	{ "result.json", mp_write_json },
 	{ "report.txt", mp_write_report },
 	{ "curves.csv", mp_write_csv },
+	{ "report.html", mp_write_html },
 };
+
+/* Write one file through the sink: what `b` holds, said when it was cut short. */
+static enum mp_status store(struct mp_platform *p, const char *name, const struct mp_buf *b)
+{
+	if (b->overflow)
+		mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short", name,
+			OUT_BYTES);
+	return mp_sink(p, name, b->data, b->len);
+}
 
 enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 {
-	enum mp_status worst = MP_OK;
+	enum mp_status worst = MP_OK, st;
+	char name[MP_NAME_LEN + 16];
 	struct mp_buf b;
 
 	for (unsigned i = 0; i < MP_COUNT_OF(outputs); i++) {
 		mp_buf_init(&b, out_mem, sizeof(out_mem));
 		outputs[i].write(&b, r);
-		if (b.overflow)
-			mp_logf(p, MP_LOG_WARN, "%s is larger than %u bytes and was cut short",
-				outputs[i].name, OUT_BYTES);
-		enum mp_status st = mp_sink(p, outputs[i].name, b.data, b.len);
-		if (st != MP_OK)
-			worst = st;
+		st = store(p, outputs[i].name, &b);
+		worst = st != MP_OK ? st : worst;
+	}
+	for (int32_t i = 0; i < mp_count(r->ncurves, MP_MAX_CURVES); i++) {
+		mp_buf_init(&b, out_mem, sizeof(out_mem));
+		mp_write_svg(&b, r, i);
+		mp_plot_name(name, sizeof(name), r, i);
+		st = store(p, name, &b);
+		worst = st != MP_OK ? st : worst;
 	}
 	return worst;
 }
@@ -95,10 +112,11 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 		rec->status = MP_PROBE_SKIPPED;
 		mp_strlcpy(rec->message, mp_config_wants(cfg, def->name) ? method_why(cfg)
 					 : "not selected", sizeof(rec->message));
+		mp_logf(p, MP_LOG_INFO, "probe %s: skipped: %s", def->name, rec->message);
 		return;
 	}
 	rec->status = MP_PROBE_OK;
-	mp_logf(p, MP_LOG_INFO, "probe %s: %s", def->name, def->what);
+	mp_logf(p, MP_LOG_INFO, "probe %s: start: %s", def->name, def->what);
 	if (p->ops->probe_begin)
 		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
@@ -124,19 +142,47 @@ static void check_selection(struct mp_platform *p, const struct mp_config *cfg,
 	}
 }
 
-void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r)
+/*
+ * Method auto: timing and counters (both) where the platform offers the
+ * counter probes' events, which it does only for counters that passed its
+ * self-check (docs/design.md, `events`); timing alone elsewhere.  Said in
+ * the log and in a note.
+ */
+static enum mp_method resolve_method(struct mp_platform *p, const struct mp_config *cfg,
+				     struct mp_result *r)
 {
+	uint32_t events = p->ops->events ? p->ops->events(p) : 0;
+	bool counters = (events & (MP_COUNTER_CACHE_EVENTS | MP_COUNTER_TLB_EVENTS)) != 0;
+	const char *what = counters ? "method auto: counters passed their self-check: timing "
+				      "and counters (both)"
+				    : "method auto: no counter passed its self-check: timing alone";
+
+	if (cfg->method != MP_METHOD_AUTO)
+		return cfg->method;
+	mp_log(p, MP_LOG_INFO, what);
+	mp_result_add_note(r, what);
+	return counters ? MP_METHOD_BOTH : MP_METHOD_TIMING;
+}
+
+void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct mp_result *r)
+{
+	struct mp_config run = *config;
+	const struct mp_config *cfg = &run;
+
 	r->cpu.tsc_hz = (double)p->tick_hz;
 	if (p->core_hz)
 		r->cpu.core_hz = (double)p->core_hz;
+	run.method = resolve_method(p, config, r);
 	check_selection(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
+		mp_audit_judge(r);
 		if (mp_suite_save(p, r) != MP_OK)
 			mp_logf(p, MP_LOG_WARN, "results could not be stored after probe %s",
 				mp_probes[i].name);
 	}
 	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
+	mp_audit_judge(r);
 	if (mp_suite_save(p, r) != MP_OK)
 		mp_log(p, MP_LOG_WARN, "results could not be stored after the merge of methods");
 }

@@ -26,13 +26,15 @@ extern const struct mp_probe_def mp_probes[];
 extern const unsigned mp_nprobes;
 
 /*
- * Run the configured probes, filling r (whose machine, cpu and documented
- * sections the caller may have filled already).  Writes result.json,
- * report.txt and curves.csv through the sink after each probe.
+ * Run the configured probes, filling r (whose machine, cpu, documented
+ * and audit sections the caller may have filled already), with method
+ * auto resolved first.  After each probe the verdicts are judged again
+ * and result.json, report.txt, curves.csv, report.html and every plot
+ * written through the sink.
  */
 void mp_suite_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r);
 
-/* Write the three result files now; MP_OK when every file was stored. */
+/* Write the result files and the plots now; MP_OK when every file was stored. */
 enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r);
 
 #endif

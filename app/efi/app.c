@@ -8,6 +8,7 @@
 #include "app/efi/finish.h"
 #include "app/efi/out.h"
 #include "app/efi/output.h"
+#include "app/efi/sources.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/uart16550.h"
 #include "core/lib/buf.h"
@@ -117,6 +118,7 @@ static void run(struct mp_config *cfg, const struct mp_fw_info *fw, struct mp_ef
 	if (arena_setup(&arena, cfg)) {
 		mp_result_init(r, MP_EFI_PLATFORM);
 		mp_cpuid_fill(r, mp_cpuid_hw, NULL);
+		mp_efi_sources(r);
 		note_start(r, fw, res);
 		p = mp_efi_open(&arena, &out.out, r);
 		if (p) {

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* memprobe: the probe suite as a Linux command. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 
 #include "app/cli/cli.h"
 #include "arch/x86_64/cpuid.h"
 #include "core/suite.h"
 #include "platform/linux/platform.h"
+#include "platform/linux/sources.h"
 
 static struct mp_result result;
 
@@ -25,6 +28,7 @@ int main(int argc, char **argv)
 	}
 	mp_result_init(&result, p->name);
 	mp_cpuid_fill(&result, mp_cpuid_hw, NULL);
+	mp_linux_sources(&result, "/sys", sched_getcpu());
 	mp_suite_run(p, &cli.cfg, &result);
 	rc = mp_cli_finish(&cli, &result);
 	mp_linux_close(p);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "app/cli/cli.h"
+#include "core/results/audit.h"
 #include "core/suite.h"
 #include "platform/sim/platform.h"
 
@@ -28,6 +29,7 @@ static void describe(const struct mp_sim_model *m, struct mp_result *r)
 	r->cpu.cores = 1;
 	r->cpu.threads_per_core = 1;
 	mp_sim_model_document(m, &r->documented);
+	mp_audit_add_documented(r, "model", &r->documented);
 }
 
 static double seconds(void)

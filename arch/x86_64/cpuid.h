@@ -51,9 +51,10 @@ void mp_cpuid_machine(const struct mp_cpuid *c, struct mp_machine *m);
 /*
  * Logical CPUs, cores and threads per core of one package (leaf 0xB, else
  * leaf 1 and 4 on Intel, 0x80000008 and 0x8000001E on AMD).  Only those
- * three fields are written; MP_NA where CPUID does not tell.
+ * three fields are written; MP_NA where CPUID does not tell.  Returns the
+ * leaves that told ("cpuid 0xb"), NULL when none did.
  */
-void mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu);
+const char *mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu);
 
 /*
  * The documented caches and TLBs (method MP_METHOD_DOCUMENTED, `source`
@@ -70,8 +71,14 @@ void mp_cpuid_cpu_doc(const struct mp_cpuid *c, struct mp_cpu_doc *d);
 bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c);
 
 /*
- * Everything above into a result: machine, documented, the cpu counts, and
- * a note when records were dropped.  What the front ends call.
+ * Every leaf that documents caches, TLBs or the package's topology, each as
+ * its own source of result.audit (cpuid_sources.c, docs/cpu.md).
+ */
+void mp_cpuid_sources(const struct mp_cpuid *c, struct mp_result *r);
+
+/*
+ * Everything above into a result: machine, documented, the cpu counts, the
+ * sources, and a note when records were dropped.  What the front ends call.
  */
 void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg);
 

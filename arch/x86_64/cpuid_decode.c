@@ -199,16 +199,23 @@ static void topo_amd(const struct mp_cpuid *c, struct mp_cpu *cpu)
 	set_topology(cpu, logical, per_core);
 }
 
-static void (*const topo_fallback[])(const struct mp_cpuid *, struct mp_cpu *) = {
-	[MP_X86_INTEL] = topo_intel,
-	[MP_X86_AMD] = topo_amd,
+static const struct {
+	void (*read)(const struct mp_cpuid *, struct mp_cpu *);
+	const char *leaves;
+} topo_fallback[] = {
+	[MP_X86_INTEL] = { topo_intel, "cpuid 1, 4" },
+	[MP_X86_AMD] = { topo_amd, "cpuid 0x80000008, 0x8000001e" },
 };
 
-void mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu)
+const char *mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu)
 {
 	cpu->logical_cpus = cpu->cores = cpu->threads_per_core = MP_NA;
-	if (!topo_leaf_b(c, cpu) && topo_fallback[c->vendor])
-		topo_fallback[c->vendor](c, cpu);
+	if (topo_leaf_b(c, cpu))
+		return "cpuid 0xb";
+	if (!topo_fallback[c->vendor].read)
+		return NULL;
+	topo_fallback[c->vendor].read(c, cpu);
+	return cpu->logical_cpus == MP_NA ? NULL : topo_fallback[c->vendor].leaves;
 }
 
 void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg)
@@ -228,4 +235,5 @@ void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg)
 			    (int)dropped, r->documented.source);
 		mp_result_add_note(r, note);
 	}
+	mp_cpuid_sources(&c, r);
 }

@@ -18,6 +18,8 @@ void mp_cl_cache(struct mp_cpuid_list *l, uint32_t src, struct mp_cache_rec r)
 {
 	struct mp_cache *c;
 
+	if (l->only && !(l->only & src))
+		return;
 	if (l->ncaches >= MP_CL_CACHES) {
 		l->dropped++;
 		return;
@@ -68,7 +70,7 @@ void mp_cl_tlb(struct mp_cpuid_list *l, uint32_t src, struct mp_tlb_rec r, enum 
 {
 	struct mp_tlb *t;
 
-	if (r.entries <= 0)
+	if (r.entries <= 0 || (l->only && !(l->only & src)))
 		return;
 	l->sources |= src;
 	t = find_tlb(l, &r);

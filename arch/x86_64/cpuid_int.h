@@ -57,6 +57,7 @@ struct mp_cpuid_list {
 	struct mp_tlb tlbs[MP_CL_TLBS];
 	uint32_t sources;       /* MP_SRC_* of the leaves that gave a record */
 	int32_t package_cpus;   /* logical CPUs in the package, MP_NA: caps shared_by */
+	uint32_t only;          /* MP_SRC_* whose records are kept; 0: every leaf's */
 };
 
 void mp_cl_cache(struct mp_cpuid_list *l, uint32_t src, struct mp_cache_rec r);
@@ -83,5 +84,12 @@ bool mp_cpuid_amd_tlbs(const struct mp_cpuid *c, struct mp_cpuid_list *l);
 
 /* CPUID.80000001H:ECX.TopologyExtensions[bit 22] (AMD APM Vol. 3, Appendix E, Fn8000_0001). */
 bool mp_cpuid_amd_topoext(const struct mp_cpuid *c);
+
+/*
+ * Logical CPUs sharing a cache whose leaf 04H sharing field is `ids`
+ * (EAX[25:14] + 1), from the widths of leaf 0BH's levels; MP_NA without
+ * leaf 0BH (cpuid_decode_det.c).
+ */
+int32_t mp_cpuid_intel_sharing(const struct mp_cpuid *c, uint32_t ids);
 
 #endif

@@ -19,32 +19,6 @@
 #define MAX_POINTS 160
 /* Points next to a transition that give the local level of a plateau. */
 #define BOUNDARY_POINTS 4
-/* ln 2, for turning the atanh series (natural log) into log2. */
-#define LN2 0.69314718055994530942
-
-double mp_log2(double x)
-{
-	union {
-		double d;
-		uint64_t u;
-	} v = { x };
-	int exp = (int)((v.u >> 52) & 0x7ff) - 1023;
-	double m, z, z2, sum = 0.0, term;
-
-	if (x <= 0.0)
-		return -1e300;
-	v.u = (v.u & ~(0x7ffull << 52)) | (1023ull << 52); /* mantissa in [1, 2) */
-	m = v.d;
-	z = (m - 1.0) / (m + 1.0);    /* ln m = 2 atanh z, |z| <= 1/3 */
-	z2 = z * z;
-	term = z;
-	for (int k = 1; k < 40; k += 2) {
-		sum += term / k;
-		term *= z2;
-	}
-	return exp + 2.0 * sum / LN2;
-}
-
 static double med3(double a, double b, double c)
 {
 	if (a > b) {

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "core/lib/fmath.h"
+
 /*
  * A rise of the curve counts as steep when it climbs faster than this, in
  * log2(y) per doubling of x: 0.25 is +19% per doubling.  A plateau that
@@ -90,8 +92,5 @@ int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_ri
  */
 int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, double min_rise,
 		     struct mp_steps *out);
-
-/* log2 for freestanding code (absolute error below 1e-7 for x > 0). */
-double mp_log2(double x);
 
 #endif

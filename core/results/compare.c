@@ -45,7 +45,7 @@ bool mp_param_is_size(enum mp_param p)
 	return p >= 0 && p < MP_PARAM_COUNT && slots[p].size;
 }
 
-void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param)
+void mp_structure_label(char *out, size_t n, const struct mp_structure *s)
 {
 	const char *kind = mp_kind_name(s->type);
 	struct mp_buf b;
@@ -59,7 +59,15 @@ void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_p
 		else
 			mp_buf_putc(&b, '?');
 	}
-	mp_buf_printf(&b, " %s", mp_param_name(param) ? mp_param_name(param) : "?");
+}
+
+void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param)
+{
+	size_t len;
+
+	mp_structure_label(out, n, s);
+	len = mp_strlen(out);
+	mp_snprintf(out + len, n - len, " %s", mp_param_name(param) ? mp_param_name(param) : "?");
 }
 
 struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,

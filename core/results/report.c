@@ -8,9 +8,10 @@
 
 #include "core/lib/bits.h"
 #include "core/lib/str.h"
+#include "core/results/report_int.h"
 #include "core/results/writers.h"
 
-#define MAX_COLS 12
+#define MAX_COLS MP_REPORT_COLS
 #define CELL_LEN MP_TEXT_LEN
 #define NA "-"
 
@@ -679,12 +680,22 @@ static void put_instruction_side(struct mp_buf *b, const struct mp_result *r)
 	put_table(b, &ops, r);
 }
 
+void mp_report_table(struct mp_buf *b, const char *const *head, int32_t nrows,
+		     mp_report_row_fn row, const struct mp_result *r)
+{
+	const struct table t = { head, nrows, row };
+
+	put_table(b, &t, r);
+}
+
 void mp_write_report(struct mp_buf *b, const struct mp_result *r)
 {
 	put_header(b, r);
+	mp_write_report_audit(b, r);
 	put_measured(b, r);
 	put_instruction_side(b, r);
 	put_documented(b, r);
+	mp_write_report_sources(b, r);
 	put_counters(b, r);
 	put_probes_notes(b, r);
 }

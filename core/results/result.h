@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MP_TOOL_NAME "memprobe"
-#define MP_VERSION "0.3.0"
+#define MP_VERSION "0.4.0"
 
 #define MP_NA (-1)
 
@@ -65,6 +65,7 @@ enum mp_method {
 	MP_METHOD_COUNTERS,
 	MP_METHOD_BOTH,
 	MP_METHOD_DOCUMENTED,
+	MP_METHOD_AUTO,      /* configuration only: the suite picks timing or both (core/suite.c) */
 };
 
 enum mp_probe_status {
@@ -241,6 +242,95 @@ struct mp_comparison {
 	enum mp_tristate agree;      /* MP_UNKNOWN unless both are known */
 };
 
+/*
+ * The audit (core/results/audit.h): every documented source kept apart with
+ * its name, and the verdicts that compare the sources with each other and
+ * with the measurement.  docs/results.md, "sources" and "verdicts".
+ */
+#define MP_MAX_SOURCES 12
+#define MP_MAX_VERDICTS 96
+#define MP_SOURCE_NAME_LEN 32
+
+enum mp_source_status {
+	MP_SOURCE_OK = 0,        /* read and decoded */
+	MP_SOURCE_ABSENT,        /* this machine or platform does not have it */
+	MP_SOURCE_UNREADABLE,    /* it is there but could not be read (permissions) */
+	MP_SOURCE_INVALID,       /* read, but not in the format of its specification */
+};
+
+/* What a documented cache size covers. */
+enum mp_scope {
+	MP_SCOPE_ONE = 0,        /* one cache */
+	MP_SCOPE_PACKAGE,        /* every cache of that level and type in the package, together */
+};
+
+/* A cache as one source documents it; MP_NA (enums: *_UNKNOWN) where it says nothing. */
+struct mp_doc_cache {
+	int32_t level;
+	enum mp_kind type;
+	int64_t size_bytes;
+	enum mp_scope scope;         /* what size_bytes covers */
+	int64_t line_bytes;
+	int64_t ways;                /* fully associative: ways = lines */
+	int32_t shared_by;           /* logical CPUs sharing one such cache */
+	enum mp_inclusion inclusion;
+	enum mp_tristate write_allocate;
+};
+
+struct mp_source {
+	char name[MP_SOURCE_NAME_LEN];   /* "cpuid 0x8000001d", "smbios type 7", "acpi pptt" */
+	enum mp_source_status status;
+	char message[MP_TEXT_LEN];       /* why it is not ok, or what else it says; empty */
+	int32_t ncaches;
+	struct mp_doc_cache caches[MP_MAX_CACHES];
+	int32_t ntlbs;
+	struct mp_tlb tlbs[MP_MAX_TLBS]; /* method "documented"; miss penalty not available */
+	int32_t logical_cpus;            /* the package's, MP_NA */
+	int32_t cores;
+	int32_t threads_per_core;
+};
+
+/* What a verdict compares. */
+enum mp_fact {
+	MP_FACT_SIZE = 0,            /* cache: bytes of one cache */
+	MP_FACT_LINE,
+	MP_FACT_WAYS,
+	MP_FACT_SHARED_BY,
+	MP_FACT_INCLUSION,           /* enum mp_inclusion */
+	MP_FACT_WRITE_ALLOCATE,      /* enum mp_tristate */
+	MP_FACT_ENTRIES,             /* TLB */
+	MP_FACT_TLB_WAYS,
+	MP_FACT_LOGICAL_CPUS,        /* package */
+	MP_FACT_CORES,
+	MP_FACT_THREADS_PER_CORE,
+	MP_FACT_COUNT
+};
+
+/*
+ * One fact of one structure, as every source documents it and as measured.
+ * value[i] is source i's value as compared (a package total turned into one
+ * cache's size, `converted` bit i), MP_NA where it says nothing; stated[i]
+ * what the source wrote.
+ */
+struct mp_verdict {
+	struct mp_structure s;       /* level 0: the package */
+	enum mp_fact fact;
+	int64_t measured;
+	int64_t value[MP_MAX_SOURCES];
+	int64_t stated[MP_MAX_SOURCES];
+	uint32_t converted;
+	enum mp_tristate sources_agree;   /* MP_UNKNOWN with fewer than two values */
+	enum mp_tristate measured_agrees; /* with every source's value; MP_UNKNOWN if not measured */
+};
+
+struct mp_audit {
+	int32_t nsources;
+	struct mp_source sources[MP_MAX_SOURCES];
+	int32_t nverdicts;
+	struct mp_verdict verdicts[MP_MAX_VERDICTS];
+	int32_t dropped;             /* verdicts that did not fit */
+};
+
 struct mp_result {
 	char platform[24];            /* "uefi-x86_64", "linux-x86_64", "sim" */
 	struct mp_machine machine;
@@ -264,6 +354,7 @@ struct mp_result {
 	int32_t nfetch;
 	struct mp_fetch_level fetch[MP_MAX_CACHES];
 	struct mp_cpu_timing cpu_timing;
+	struct mp_audit audit;        /* documented sources and verdicts (core/results/audit.h) */
 };
 
 /* A table count made safe for indexing: n clamped to 0 .. max. */
@@ -315,6 +406,8 @@ const char *mp_probe_status_name(enum mp_probe_status s);
 const char *mp_param_name(enum mp_param p);
 struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,
 					 const struct mp_structure *s, enum mp_param param);
+/* "L2 unified", "L1 data TLB 4K": the structure a parameter belongs to. */
+void mp_structure_label(char *out, size_t n, const struct mp_structure *s);
 /* "L2 unified ways", "L1 data TLB 4K entries": what a parameter is about. */
 void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param);
 /* Is the parameter's value written as a size, a boolean or a name? */

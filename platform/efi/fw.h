@@ -58,6 +58,14 @@ void mp_fw_pages_free(uint64_t addr, uint64_t bytes);
 /* Power off or reset; returns only if the firmware refuses. */
 void mp_fw_reset(enum mp_fw_reset how);
 
+/*
+ * Firmware tables (fw_tables.c): the SMBIOS entry point ("_SM3_" or
+ * "_SM_") and the ACPI root pointer ("RSD PTR "), NULL when the firmware
+ * lists none.
+ */
+const void *mp_fw_smbios_entry(void);
+const void *mp_fw_acpi_root(void);
+
 /* Console (fw_console.c).  ASCII text; '\n' becomes CR LF. */
 void mp_fw_con_write(const char *s);
 /* Was a key pressed?  Consumes it. */

@@ -9,9 +9,11 @@
 # read-only or full disk must still finish with result.json on the serial
 # port.  The platform's own parts must show: the #GP handler caught an MSR
 # fault, our page tables were used, the arena is write-back, the
-# interrupt-masked windows kept their bound.  Two more CPU models (EPYC,
-# Skylake-Client) and -cpu max must each document exactly the caches and
-# TLBs QEMU declares for them, and a configuration asking for counters,
+# interrupt-masked windows kept their bound.  The serial port marks every
+# probe; report.html and the plots are on the ESP and render in headless
+# Chromium; QEMU's SMBIOS type 4 is read as a documented source.  Two more
+# CPU models (EPYC, Skylake-Client) and -cpu max must each document exactly
+# the caches and TLBs QEMU declares for them, and a configuration asking for counters,
 # which none of these models has under TCG, must end with the counter
 # probes "unsupported".  INFO lines give every probe's status and time.
 # One PASS or FAIL line per check.  MEMPROBE_BOOT_TIMEOUT (seconds) bounds
@@ -20,6 +22,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . image/qemu.sh
+. tests/boot/report_checks.sh
 
 out=build/tests/boot
 timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
@@ -244,6 +247,12 @@ print({n: (p['status'], p['seconds']) for n, p in ran.items()}, len(r['cpu']['op
 sys.exit(len(ran) != 3 or any(p['status'] not in ('ok', 'failed') or p['seconds'] is None
                               for p in ran.values()) or not r['cpu']['ops'])"
 check "serial: result.json equal to the file" serial_json_is first "$out/res1/run-0001/result.json"
+check "serial: every probe marked (start and end, or skipped)" \
+	serial_marks_probes "$out/first.log" "$out/res1/run-0001/result.json"
+check "ESP: report.html and the plots, rendered by headless Chromium" \
+	pictures_render "$out/res1/run-0001" "$out/first-report.png"
+check "-cpu max: SMBIOS type 4 read, its cores agree with CPUID" \
+	smbios_type4_agrees "$out/res1/run-0001/result.json"
 check "MSR guard: a #GP from an MSR write was caught" \
 	in_log first '^memprobe: MSR guard: a #GP .* was caught'
 check "page tables: our own for the measurements" in_log first '^memprobe: page tables: our own'

@@ -75,6 +75,16 @@ drift "a negative way count" "documented/caches/0/ways" \
 	'doc["documented"]["caches"][0]["ways"] = -1'
 drift "a curve point with three values" "curves/0/points/0" \
 	'doc["curves"][0]["points"][0] = [1, 2, 3]'
+drift "a source status outside the enum" "sources/2/status" \
+	'doc["sources"][2]["status"] = "missing"'
+drift "a size scope outside the enum" "sources/1/caches/0/size_covers" \
+	'doc["sources"][1]["caches"][0]["size_covers"] = "socket"'
+drift "a verdict on an unknown fact" "verdicts/0/parameter" \
+	'doc["verdicts"][0]["parameter"] = "L1 data colour"'
+drift "a documented value written as text" "verdicts/0/documented/0/value" \
+	'doc["verdicts"][0]["documented"][0]["value"] = "32K"'
+drift "a verdict without its sources" "verdicts/0/documented" \
+	'doc["verdicts"][0]["documented"] = []'
 drift "a NaN literal" "NaN is not JSON" 'doc["memory"]["latency_ns"] = float("nan")'
 drift "another tool's file" ": tool:" 'doc["tool"] = "other"'
 printf '{"tool": "memprobe",' > "$tmp/truncated.json"

@@ -55,7 +55,7 @@ static void test_defaults(void)
 
 	mp_config_defaults(&c);
 	CHECK_EQ_INT(c.profile, MP_PROFILE_QUICK, "default profile");
-	CHECK_EQ_INT(c.method, MP_METHOD_TIMING, "default method");
+	CHECK_EQ_INT(c.method, MP_METHOD_AUTO, "default method");
 	CHECK_EQ_STR(c.probes, "", "default probes");
 	CHECK_EQ_INT(c.arena_bytes, 256ull << 20, "default arena");
 	CHECK_EQ_INT(c.on_finish, MP_FINISH_SHUTDOWN, "default on_finish");
@@ -131,7 +131,7 @@ static void test_bad_file(void)
 	check_lines(out.text, want, "bad file: complaints");
 	CHECK_EQ_INT(c.profile, MP_PROFILE_FULL, "bad profile keeps the earlier value");
 	CHECK_EQ_INT(c.on_finish, MP_FINISH_REBOOT, "bad on_finish keeps the earlier value");
-	CHECK_EQ_INT(c.method, MP_METHOD_TIMING, "line without '=' changes nothing");
+	CHECK_EQ_INT(c.method, MP_METHOD_AUTO, "line without '=' changes nothing");
 	CHECK_EQ_INT(c.finish_delay, 30, "bad finish_delay keeps the default");
 	CHECK_EQ_INT(c.serial_port, 0x3F8, "bad serial_port keeps the default");
 	CHECK_EQ_INT(c.arena_bytes, 256ull << 20, "bad arena keeps the default");
@@ -173,7 +173,7 @@ static void test_set(void)
 		     "set trims key and value");
 	CHECK_EQ_INT(c.method, MP_METHOD_COUNTERS, "set method value");
 	CHECK(mp_config_set(&c, "method", "guess", why, sizeof(why)) != 0, "set bad value fails");
-	CHECK_EQ_STR(why, "method: \"guess\" is not one of timing, counters, both; using counters",
+	CHECK_EQ_STR(why, "method: \"guess\" is not one of timing, counters, both, auto; using counters",
 		     "set bad value: why");
 	CHECK(mp_config_set(&c, "nokey", "1", why, 16) != 0, "set unknown key fails");
 	CHECK_EQ_STR(why, "unknown key \"no", "why is truncated to its buffer");
@@ -236,7 +236,7 @@ static void test_show(void)
 	parse(&odd, &out, "method=counters\narena=12345\non_finish=reboot\nfinish_delay=0\n"
 			  "serial_port=none\nseed=18446744073709551615");
 	over = full;
-	check_show(&def, &over, "profile=quick method=timing probes=all arena=256M "
+	check_show(&def, &over, "profile=quick method=auto probes=all arena=256M "
 		   "on_finish=shutdown finish_delay=30 serial_port=0x3f8 seed=1", "defaults");
 	over = def;
 	check_show(&full, &over, "profile=full method=both probes=latency,tlb arena=1G "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/lib/str.h"
+#include "core/results/audit.h"
 #include "core/results/writers.h"
 #include "tests/check.h"
 
@@ -133,6 +134,27 @@ static void fill_cpu(struct mp_result *res)
 	d->vector_bits = 512;
 }
 
+/* Two sources, one not read, one stating package totals; every kind of fact judged. */
+static void fill_sources(struct mp_result *res)
+{
+	struct mp_source *s = mp_audit_add_source(res, "cpuid 0x8000001d");
+	struct mp_doc_cache *c = mp_source_add_cache(s);
+	struct mp_tlb *t = mp_source_add_tlb(s);
+
+	*c = (struct mp_doc_cache){ 1, MP_KIND_DATA, 32768, MP_SCOPE_ONE, 64, 8, 2,
+				    MP_INCL_INCLUSIVE, MP_YES };
+	*t = (struct mp_tlb){ 1, MP_KIND_DATA, 64, 4096, 64, mp_na_double(), MP_METHOD_DOCUMENTED };
+	s->logical_cpus = 16;
+	s->cores = 8;
+	s->threads_per_core = 2;
+	s = mp_audit_add_source(res, "smbios type 7");
+	c = mp_source_add_cache(s);
+	*c = (struct mp_doc_cache){ 1, MP_KIND_DATA, 262144, MP_SCOPE_PACKAGE, MP_NA, 12, MP_NA,
+				    MP_INCL_UNKNOWN, MP_NO };
+	mp_audit_source_missing(res, "acpi pptt", MP_SOURCE_UNREADABLE, "run as root");
+	mp_audit_judge(res);
+}
+
 static void fill_sample(struct mp_result *res)
 {
 	struct mp_curve *c;
@@ -164,6 +186,7 @@ static void fill_sample(struct mp_result *res)
 	mp_result_add_note(res, "ctl\x01 and \x1f");
 	fill_counters(res);
 	fill_cpu(res);
+	fill_sources(res);
 }
 
 /* Written by mp_result_init alone: everything null, every table empty. */
@@ -217,7 +240,9 @@ static const char empty_json[] =
 	"  \"notes\": [],\n"
 	"  \"counted\": [],\n"
 	"  \"comparisons\": [],\n"
-	"  \"fetch\": []\n"
+	"  \"fetch\": [],\n"
+	"  \"sources\": [],\n"
+	"  \"verdicts\": []\n"
 	"}\n";
 
 static const char l1_json[] =
