@@ -52,7 +52,7 @@ void mp_fw_time(struct mp_fw_time *t);
 /* Pool memory (firmware heap), zeroed; NULL when there is none. */
 void *mp_fw_pool_alloc(size_t bytes);
 void mp_fw_pool_free(void *p);
-/* Whole pages anywhere in memory, identity mapped, executable. */
+/* Whole pages of data anywhere in memory, identity mapped, maybe non-executable. */
 enum mp_fw_status mp_fw_pages_alloc(uint64_t bytes, uint64_t *addr);
 void mp_fw_pages_free(uint64_t addr, uint64_t bytes);
 /* Power off or reset; returns only if the firmware refuses. */

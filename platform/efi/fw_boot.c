@@ -126,16 +126,16 @@ void mp_fw_pool_free(void *p)
 }
 
 /*
- * Section 7.2, AllocatePages().  EfiLoaderCode, not EfiLoaderData: firmware
- * built with a non-execute policy for data (EDK II's
- * PcdDxeNxMemoryProtectionPolicy) maps data pages NX, and probes may place
- * generated code in the arena.
+ * Section 7.2, AllocatePages().  EfiLoaderData: the firmware may map it
+ * non-executable (EDK II's PcdDxeNxMemoryProtectionPolicy; the image is
+ * NX-compatible), so generated code runs only where our own page tables
+ * map it (platform/efi/platform.c, code_build).
  */
 enum mp_fw_status mp_fw_pages_alloc(uint64_t bytes, uint64_t *addr)
 {
 	EFI_PHYSICAL_ADDRESS a = 0;
 	UINTN pages = (UINTN)((bytes + PAGE_BYTES - 1) / PAGE_BYTES);
-	EFI_STATUS s = mp_fw_st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderCode,
+	EFI_STATUS s = mp_fw_st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 							      pages, &a);
 
 	*addr = a;

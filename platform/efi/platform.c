@@ -38,6 +38,7 @@ struct efi_state {
 	bool session;                /* our page tables are in CR3 between firmware calls */
 	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
 	bool mask_off;               /* a window overran: no more masking */
+	bool code_refused;           /* code_build said why it cannot run code */
 };
 
 static struct efi_state *st(struct mp_platform *p)
@@ -163,11 +164,24 @@ static void efi_irq_unmask(struct mp_platform *p)
 		MASK_MAX_US / 1000);
 }
 
+/*
+ * Generated code runs only from arena blocks our page tables map
+ * executable.  To the firmware the arena is data (EfiLoaderData), which it
+ * may map non-executable (the image is NX-compatible), so without our
+ * tables there is no code to run: "unsupported", and the reason once.
+ */
 static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,
 				     const uint64_t *offsets, uint64_t n, void **entry)
 {
-	(void)p;
-	return mp_x86_code_build(m, offsets, n, entry);
+	struct efi_state *s = st(p);
+
+	if (s->mmu.ready)
+		return mp_x86_code_build(m, offsets, n, entry);
+	if (!s->code_refused)
+		mp_logf(p, MP_LOG_WARN, "generated code is not run: %s, and the firmware's own "
+			"tables may map the arena non-executable", s->mmu.why);
+	s->code_refused = true;
+	return MP_UNSUPPORTED;
 }
 
 /* The application's output, each call with the firmware's page tables in CR3. */
