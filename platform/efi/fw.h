@@ -40,6 +40,7 @@ struct mp_fw_info {
 	uint32_t revision;           /* firmware revision */
 	uint16_t uefi_major, uefi_minor;
 	struct mp_fw_time start;     /* wall clock at start (GetTime) */
+	const char *secure_boot;     /* "on", "off", or why it is not known */
 };
 
 enum mp_fw_reset { MP_FW_SHUTDOWN = 0, MP_FW_REBOOT };
