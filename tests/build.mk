@@ -3,7 +3,7 @@
 # front end); every tests/**/test_*.sh is a shell test.  `make test` runs
 # them all in parallel (one job per CPU), each into its own log under
 # build/tests/log/, then tests/run.sh sums the logs up and prints
-# `N passed, N failed`.
+# `N passed, N failed`.  `make test-matrix` does the same for the boot matrix.
 
 TEST_C   := $(shell find tests -name 'test_*.c' | sort)
 TEST_SH  := $(shell find tests -name 'test_*.sh' | sort)
@@ -39,6 +39,23 @@ $(BUILD)/tests/log/%.log: tests/%.sh FORCE
 
 # The schema test validates the files the JSON writer's test leaves.
 $(BUILD)/tests/log/results/test_schema.log: $(BUILD)/tests/log/unit/results/test_json.log
+
+# `make test-matrix`: the boot matrix (tests/boot/matrix.sh), one QEMU boot
+# per case, JOBS at a time, each into its own log; too long for `make test`.
+MATRIX_LOG := $(patsubst %,$(BUILD)/tests/log/matrix/%.log,$(shell sh tests/boot/matrix.sh list))
+
+.PHONY: test-matrix matrix-logs
+test-matrix: deps
+	@$(MAKE) --no-print-directory all $(IMAGE)
+	@rm -rf $(BUILD)/tests/log/matrix
+	@echo "booting $(words $(MATRIX_LOG)) matrix cases, $(JOBS) at a time"
+	@$(MAKE) --no-print-directory -j$(JOBS) matrix-logs
+	@SUM_LOG=$(BUILD)/test-matrix.log ./tests/run.sh sum $(MATRIX_LOG)
+
+matrix-logs: $(MATRIX_LOG)
+
+$(BUILD)/tests/log/matrix/%.log: FORCE
+	@./tests/run.sh one $@ sh tests/boot/matrix.sh $*
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))

@@ -72,7 +72,8 @@ bool mp_fw_console_on_serial(void);
  */
 enum mp_fw_status mp_fw_volume_open(void);
 enum mp_fw_status mp_fw_read(const char *path, char *buf, size_t cap, size_t *len);
-/* Create or replace a file with exactly these bytes, flushed to the medium. */
+/* Create or replace a file with exactly these bytes, flushed to the medium; on
+ * failure an existing file keeps its old content (fw_files.c). */
 enum mp_fw_status mp_fw_write(const char *path, const void *data, size_t len);
 /* Create a directory; MP_FW_OK only when it did not exist before. */
 enum mp_fw_status mp_fw_mkdir_new(const char *path);

@@ -93,6 +93,15 @@ in_log() { # in_log NAME PATTERN
 	grep -Eaq "$2" "$out/$1.log" || { echo "no line matching '$2' in $out/$1.log"; false; }
 }
 
+fat_clean() { # fat_clean IMAGE: fsck.fat finds nothing wrong with its partition
+	skip=$(($(part_offset "$1") / 512))
+	dd if="$1" of="$out/esp.img" bs=512 skip="$skip" status=none &&
+		fsck.fat -n "$out/esp.img"
+	f_rc=$?
+	rm -f "$out/esp.img"
+	return $f_rc
+}
+
 not_in_log() { # not_in_log NAME PATTERN
 	! grep -Ea "$2" "$out/$1.log"
 }
