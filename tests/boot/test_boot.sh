@@ -5,9 +5,10 @@
 # carry the banner, the probe's progress, the report, result.json and the
 # sentinel; the result files read back out of the image with mtools must be
 # valid; a second boot must add a run directory and leave the first one
-# alone; a configuration with bad lines must still finish and name them; a
-# read-only or full disk must still finish with result.json on the serial
-# port.  The platform's own parts must show: the #GP handler caught an MSR
+# alone; a configuration with bad lines must still finish and name them,
+# quoting control bytes as \xNN; a read-only or full disk must still finish
+# with result.json on the serial port, and the full one keep a clean file
+# system; a 128 MB machine must shrink the arena and say so.  The platform's own parts must show: the #GP handler caught an MSR
 # fault, our page tables were used, the arena is write-back, the
 # interrupt-masked windows kept their bound.  Two more CPU models (EPYC,
 # Skylake-Client) and -cpu max must each document exactly the caches and
@@ -130,12 +131,15 @@ colour = blue
 arena = lots
 no equals sign here
 finish_delay = 0
-probes = latency"
+probes = latency
+$(printf '\033[2J\001\377')"
 run_boot broken "$out/broken.img" max
 check "broken config: powered off by itself ($secs s)" powered_off broken
 check "broken config: line 4 (unknown key) named" in_log broken 'memprobe.cfg line 4: .*colour'
 check "broken config: line 5 (bad value) named" in_log broken 'memprobe.cfg line 5: .*lots'
 check "broken config: line 6 (no =) named" in_log broken 'memprobe.cfg line 6: '
+check "broken config: line 9's control bytes quoted as \\xNN" \
+	in_log broken 'memprobe.cfg line 9: "\\x1b\[2J\\x01\\xff": missing'
 check "broken config: sentinel" in_log broken "^$SENTINEL"
 copy_results "$out/broken.img" "$out/res3"
 check "broken config: result.json valid" valid_json "$out/res3/run-0001/result.json"
@@ -162,6 +166,14 @@ check "full disk: clear message" in_log full 'cannot store results: .*full'
 check "full disk: sentinel" in_log full "^$SENTINEL"
 check "full disk: result.json on the serial port is valid" serial_json_valid full
 check "full disk: the file system is still clean" fat_clean "$out/full.img"
+
+# A small machine: the arena shrinks to what is free, says so, and the run ends.
+scratch small "$SHORT"
+run_boot small "$out/small.img" max mem=128M
+check "128 MB machine: powered off by itself ($secs s)" powered_off small
+check "128 MB machine: the arena shrank, and said so" \
+	in_log small 'arena of [0-9]+M asked, [0-9]+M free: the probes use [0-9]+M'
+check "128 MB machine: sentinel" in_log small "^$SENTINEL"
 
 # Two more CPU models, asking for counters: the documented caches QEMU
 # declares; no counters (EPYC: AMD counters TCG does not implement;
