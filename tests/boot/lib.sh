@@ -1,8 +1,12 @@
 # Shell functions shared by the boot tests (tests/boot/test_*.sh) and the
-# boot matrix (tests/boot/matrix.sh), sourced after image/qemu.sh.  The
-# caller sets `out` (its scratch directory) and `timeout_s` (seconds a boot
-# may take).  NAME is one boot: NAME.img its disk, NAME.log its serial log,
-# NAME.qemu what QEMU said, NAME.json the result.json it printed.
+# boot matrix (tests/boot/matrix.sh), sourced from the top of the tree; it
+# sources image/qemu.sh.  The caller names its scratch directory with
+# scratch_dir first.  NAME is one boot: NAME.img its disk, NAME.log its
+# serial log, NAME.qemu what QEMU said, NAME.json the result.json it printed.
+# MEMPROBE_BOOT_TIMEOUT (seconds, default 300) bounds each boot.
+
+. image/qemu.sh
+timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
 
 QUICK='profile = quick
 on_finish = shutdown
@@ -12,6 +16,22 @@ SHORT="$QUICK
 probes = latency"
 BANNER='memory-hierarchy characterization, uefi-x86_64'
 SENTINEL='memprobe: done'
+
+scratch_dir() { # scratch_dir DIR: `out`, emptied
+	out=$1
+	rm -rf "$out"
+	mkdir -p "$out"
+}
+
+# image_built: `make image`, or a FAIL line with make's last words and the end.
+image_built() {
+	if ! make -s image >"$out/make.log" 2>&1; then
+		echo "FAIL boot: make image"
+		sed 's/^/    /' "$out/make.log" | tail -n 20
+		exit 1
+	fi
+	echo "PASS boot: make image"
+}
 
 check() { # check NAME COMMAND...: PASS or FAIL, with the log's tail on failure
 	name=$1; shift

@@ -23,7 +23,7 @@
 # MEMPROBE_BOOT_TIMEOUT (seconds) bounds each boot.
 set -u
 cd "$(dirname "$0")/../.."
-. image/qemu.sh
+. tests/boot/lib.sh
 
 CPUS="qemu64 Opteron_G3 Nehalem Haswell Skylake-Server Icelake-Server Cooperlake Snowridge
 EPYC-Rome EPYC-Milan Dhyana"
@@ -36,11 +36,7 @@ if [ "${1:-}" = list ]; then
 fi
 [ $# -eq 1 ] || { echo "usage: $0 list | CASE" >&2; exit 2; }
 case=$1
-out=build/tests/matrix/$case
-timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
-. tests/boot/lib.sh
-rm -rf "$out"
-mkdir -p "$out"
+scratch_dir "build/tests/matrix/$case"
 
 # The run's files on NAME.img: valid result.json, report.txt and curves.csv.
 results_on_disk() { # results_on_disk NAME

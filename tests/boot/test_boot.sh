@@ -20,16 +20,10 @@
 # they check.
 set -u
 cd "$(dirname "$0")/../.."
-. image/qemu.sh
-
-out=build/tests/boot
-timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
 . tests/boot/lib.sh
+scratch_dir build/tests/boot
 COUNTERS="$QUICK
 method = counters"
-
-rm -rf "$out"
-mkdir -p "$out"
 
 # The longest interrupt-masked window within the bound, or the one that overran said so.
 masked_bounded() { # masked_bounded NAME
@@ -58,12 +52,7 @@ sys.exit(0 if ok and notes else 1)
 PY
 }
 
-if ! make -s image >"$out/make.log" 2>&1; then
-	echo "FAIL boot: make image"
-	sed 's/^/    /' "$out/make.log" | tail -n 20
-	exit 1
-fi
-echo "PASS boot: make image"
+image_built
 
 reproducible() { # two builds a second apart give the same bytes
 	for n in 1 2; do

@@ -11,24 +11,14 @@
 # in the tree.  One PASS or FAIL line per check.
 set -u
 cd "$(dirname "$0")/../.."
-. image/qemu.sh
-
-out=build/tests/secure_boot
-timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
 . tests/boot/lib.sh
+scratch_dir build/tests/secure_boot
 # What OVMF's boot manager says when LoadImage refuses an image's signature
 # (EFI_ACCESS_DENIED or EFI_SECURITY_VIOLATION), and when it has given up.
 REFUSED='BdsDxe: failed to load .*(Access Denied|Security Violation)'
 GAVE_UP='BdsDxe: No bootable option or device was found'
 
-rm -rf "$out"
-mkdir -p "$out"
-
-if ! make -s image >"$out/make.log" 2>&1; then
-	echo "FAIL boot: make image"
-	sed 's/^/    /' "$out/make.log" | tail -n 20
-	exit 1
-fi
+image_built
 version=$(sed -n 's/^#define MP_VERSION "\(.*\)"$/\1/p' core/results/result.h)
 python3 tests/boot/pe_check.py build/efi/BOOTX64.EFI "$version"
 

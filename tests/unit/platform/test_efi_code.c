@@ -57,52 +57,51 @@ static void app_log(void *ctx, enum mp_log_level lvl, const char *msg)
 
 static const struct mp_output app = { .log = app_log };
 
+static struct efi_state state;
+static uint8_t block[4096];
+static void *entry;
+
 /* A platform state as mp_efi_open leaves it, our tables in use or not. */
-static void setup(struct efi_state *s, bool tables)
+static void setup(bool tables)
 {
-	*s = (struct efi_state){
-		.p = { .name = MP_EFI_PLATFORM, .ops = &efi_ops, .out = &s->out, .priv = s },
+	state = (struct efi_state){
+		.p = { .name = MP_EFI_PLATFORM, .ops = &efi_ops, .out = &state.out, .priv = &state },
 		.app = &app,
-		.out = { .log = fw_log, .ctx = s },
+		.out = { .log = fw_log, .ctx = &state },
 		.mmu = { .ready = tables, .why = WHY },
 		.session = true,
 	};
+	memset(block, 0, sizeof(block));
+	entry = NULL;
+	warnings = mmu_leaves = 0;
+}
+
+/* Two blocks, at 0 and 64. */
+static enum mp_status build(void)
+{
+	struct mp_mem m = { .base = block, .bytes = sizeof(block) };
+	uint64_t offs[2] = { 0, 64 };
+
+	return state.p.ops->code_build(&state.p, &m, offs, 2, &entry);
 }
 
 static void test_refused_without_our_tables(void)
 {
-	static uint8_t block[4096];
-	struct mp_mem m = { .base = block, .bytes = sizeof(block) };
-	uint64_t offs[2] = { 0, 64 };
-	struct efi_state s;
-	void *entry = NULL;
-
-	setup(&s, false);
-	warnings = mmu_leaves = 0;
-	CHECK_EQ_INT(s.p.ops->code_build(&s.p, &m, offs, 2, &entry), MP_UNSUPPORTED,
-		     "firmware's tables: code_build unsupported");
+	setup(false);
+	CHECK_EQ_INT(build(), MP_UNSUPPORTED, "firmware's tables: code_build unsupported");
 	CHECK(entry == NULL && block[0] == 0, "nothing written, no entry");
 	CHECK_EQ_INT(warnings, 1, "one warning");
 	CHECK(strstr(last_log, "generated code is not run") && strstr(last_log, WHY),
 	      "the warning says why: \"%s\"", last_log);
 	CHECK(mmu_leaves == 1, "the warning went out on the firmware's tables");
-	CHECK_EQ_INT(s.p.ops->code_build(&s.p, &m, offs, 2, &entry), MP_UNSUPPORTED,
-		     "asked again: unsupported");
+	CHECK_EQ_INT(build(), MP_UNSUPPORTED, "asked again: unsupported");
 	CHECK_EQ_INT(warnings, 1, "the reason is said once");
 }
 
 static void test_built_with_our_tables(void)
 {
-	static uint8_t block[4096];
-	struct mp_mem m = { .base = block, .bytes = sizeof(block) };
-	uint64_t offs[2] = { 0, 64 };
-	struct efi_state s;
-	void *entry = NULL;
-
-	setup(&s, true);
-	warnings = 0;
-	CHECK_EQ_INT(s.p.ops->code_build(&s.p, &m, offs, 2, &entry), MP_OK,
-		     "our tables: code_build ok");
+	setup(true);
+	CHECK_EQ_INT(build(), MP_OK, "our tables: code_build ok");
 	CHECK(entry == block && block[0] != 0 && block[64] != 0, "both blocks written");
 	CHECK_EQ_INT(warnings, 0, "no warning");
 }
