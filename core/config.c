@@ -17,6 +17,8 @@
 /* x86 I/O space is 64K 8-bit ports (SDM vol. 1, ch. 19 "Input/Output", I/O port addressing). */
 #define MAX_IO_PORT 0xFFFF
 #define WHY_LEN 384
+/* Bytes of a bad line, key or value that a message quotes (mp_buf_quoted). */
+#define QUOTE_MAX 40
 
 /* A slice of the configuration text. */
 struct slice {
@@ -287,7 +289,9 @@ static const struct key *find_key(struct slice name)
 
 static void why_unknown(struct mp_buf *why, struct slice name)
 {
-	mp_buf_printf(why, "unknown key \"%.*s\"; ", (int)name.n, name.s);
+	mp_buf_puts(why, "unknown key ");
+	mp_buf_quoted(why, name.s, name.n, QUOTE_MAX);
+	mp_buf_puts(why, "; ");
 	mp_buf_puts(why, "known keys are");
 	for (size_t i = 0; i < NKEYS; i++)
 		mp_buf_printf(why, "%s %s", i ? "," : "", keys[i].name);
@@ -297,7 +301,9 @@ static void why_unknown(struct mp_buf *why, struct slice name)
 static void why_bad(struct mp_buf *why, const struct key *k, const struct mp_config *c,
 		    struct slice v)
 {
-	mp_buf_printf(why, "%s: \"%.*s\" is not ", k->name, (int)v.n, v.s);
+	mp_buf_printf(why, "%s: ", k->name);
+	mp_buf_quoted(why, v.s, v.n, QUOTE_MAX);
+	mp_buf_puts(why, " is not ");
 	if (k->words) {
 		mp_buf_puts(why, "one of");
 		for (size_t i = 0; k->words[i]; i++)
@@ -374,10 +380,10 @@ static uint32_t parse_line(struct mp_config *c, struct slice line, uint32_t no,
 		return 0;
 	mp_buf_init(&why, mem, sizeof(mem));
 	eq = find_char(line, '=');
-	if (eq == line.n || eq == 0)
-		mp_buf_printf(&why, "\"%.*s\": missing %s; expected key = value", (int)line.n,
-			      line.s, eq ? "'='" : "the key");
-	else if (set_slices(c, (struct slice){ line.s, eq },
+	if (eq == line.n || eq == 0) {
+		mp_buf_quoted(&why, line.s, line.n, QUOTE_MAX);
+		mp_buf_printf(&why, ": missing %s; expected key = value", eq ? "'='" : "the key");
+	} else if (set_slices(c, (struct slice){ line.s, eq },
 			    (struct slice){ line.s + eq + 1, line.n - eq - 1 }, &why) == 0)
 		return 0;
 	if (complain)

@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 set -eu
 PKGS="gcc make gnu-efi ovmf qemu-system-x86 mtools dosfstools gdisk python3 python3-jsonschema
-      chromium"
+      chromium sbsigntool openssl"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -4,6 +4,18 @@
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+# Secure Boot (Debian's ovmf, README.Debian): firmware that needs SMM, and
+# variables with Secure Boot on and Debian's test key ("snakeoil") enrolled
+# as PK, KEK and db.  The key pair is shipped for testing; its passphrase
+# is "snakeoil".
+OVMF_CODE_SECURE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+OVMF_VARS_TEST_KEY=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+TEST_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
+TEST_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
+TEST_KEY_PASS=snakeoil
+# The secure firmware runs only on a machine with SMM whose flash QEMU
+# guards with it.
+SECURE_MACHINE="q35,smm=on -global driver=cfi.pflash01,property=secure,value=on"
 QEMU_MEM=1G
 # Seconds a KVM trial may run: the failures seen with nested KVM under
 # OVMF (an emulation failure, or QEMU asserting on MSR 0x10a) come within
@@ -22,9 +34,10 @@ part_fs() {
 	echo "$1@@$(part_offset "$1")"
 }
 
-# Firmware flash drives: the shared code and a writable copy of the variables.
+# ovmf_args VARS [CODE]: firmware flash drives, the shared code and a
+# writable copy of the variables.
 ovmf_args() {
-	echo "-drive if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
+	echo "-drive if=pflash,format=raw,unit=0,readonly=on,file=${2:-$OVMF_CODE}" \
 		"-drive if=pflash,format=raw,unit=1,file=$1"
 }
 
@@ -55,15 +68,28 @@ accel_args() {
 	fi
 }
 
-# boot IMAGE VARS SECONDS ACCEL SERIAL [READONLY]: run until the machine
+# boot IMAGE VARS SECONDS ACCEL SERIAL [OPTION...]: run until the machine
 # powers off or SECONDS pass.  SERIAL is a QEMU character device
-# ("file:LOG", "mon:stdio").  Status: QEMU's, or 124 on timeout.
+# ("file:LOG", "mon:stdio", "none" for a machine without a serial port).
+# Options: `readonly` (the disk), `secure` (the Secure Boot firmware; VARS
+# a copy of OVMF_VARS_TEST_KEY), `mem=SIZE` (instead of QEMU_MEM).
+# Status: QEMU's, or 124 on timeout.
 boot() {
-	ro=${6:+,readonly=on}
+	b_img=$1 b_vars=$2 b_secs=$3 b_accel=$4 b_serial=$5
+	shift 5
+	b_ro= b_code=$OVMF_CODE b_machine=q35 b_mem=$QEMU_MEM
+	for b_opt in "$@"; do
+		case $b_opt in
+		readonly) b_ro=,readonly=on ;;
+		secure) b_code=$OVMF_CODE_SECURE b_machine=$SECURE_MACHINE ;;
+		mem=*) b_mem=${b_opt#mem=} ;;
+		*) echo "boot: unknown option $b_opt" >&2; return 2 ;;
+		esac
+	done
 	# shellcheck disable=SC2046,SC2086
-	timeout -k 5 "$3" qemu-system-x86_64 -machine q35 $4 -smp 1 -m "$QEMU_MEM" \
-		$(ovmf_args "$2") -drive "file=$1,format=raw,if=virtio$ro" \
-		-display none -serial "$5" -monitor none -nic none -no-reboot
+	timeout -k 5 "$b_secs" qemu-system-x86_64 -machine $b_machine $b_accel -smp 1 -m "$b_mem" \
+		$(ovmf_args "$b_vars" "$b_code") -drive "file=$b_img,format=raw,if=virtio$b_ro" \
+		-display none -serial "$b_serial" -monitor none -nic none -no-reboot
 }
 
 # copy_results IMAGE DIR: memprobe/results/* of the image into DIR.

@@ -5,7 +5,8 @@
 #                                     keep its output in LOG and print one
 #                                     line: its name, counts and seconds
 #   tests/run.sh sum LOG...           print every FAIL and INFO line of the
-#                                     logs, then `N passed, N failed`
+#                                     logs, then `N passed, N failed`; all
+#                                     the logs in $SUM_LOG (build/test.log)
 #
 # A test passes or fails check by check (its PASS and FAIL lines).  A
 # program that crashes or exits non-zero without a FAIL line counts one
@@ -44,7 +45,7 @@ one() {
 sum() {
 	passed=0
 	failed=0
-	all=build/test.log
+	all=${SUM_LOG:-build/test.log}
 	: >"$all"
 	for log in "$@"; do
 		if [ ! -f "$log" ]; then

@@ -30,8 +30,8 @@ static void banner(const struct mp_fw_info *fw)
 
 	mp_efi_sayf("\n%s %s: memory-hierarchy characterization, %s\n", MP_TOOL_NAME, MP_VERSION,
 		    MP_EFI_PLATFORM);
-	mp_efi_sayf("memprobe: firmware %s revision 0x%x, UEFI %u.%u\n", fw->vendor, fw->revision,
-		    fw->uefi_major, fw->uefi_minor);
+	mp_efi_sayf("memprobe: firmware %s revision 0x%x, UEFI %u.%u, Secure Boot %s\n", fw->vendor,
+		    fw->revision, fw->uefi_major, fw->uefi_minor, fw->secure_boot);
 	if (t->valid)
 		mp_efi_sayf("memprobe: started %04u-%02u-%02u %02u:%02u:%02u (firmware clock)\n",
 			    t->year, t->month, t->day, t->hour, t->minute, t->second);

@@ -4,9 +4,15 @@
 #include "core/lib/buf.h"
 #include "platform/efi/fw.h"
 
+/* Problems named one by one; a file of garbage has one a line, and the rest are counted. */
+#define PROBLEMS_SHOWN 16u
+
 static void complain(void *arg, uint32_t line, const char *msg)
 {
-	(void)arg;
+	uint32_t *shown = arg;
+
+	if (++*shown > PROBLEMS_SHOWN)
+		return;
 	if (line)
 		mp_efi_sayf("memprobe: %s line %u: %s\n", MP_EFI_CONFIG_PATH, line, msg);
 	else
@@ -15,9 +21,13 @@ static void complain(void *arg, uint32_t line, const char *msg)
 
 static void parse(struct mp_config *cfg, const char *text, size_t len)
 {
-	uint32_t problems = mp_config_parse(cfg, text, len, complain, NULL);
+	uint32_t shown = 0;
+	uint32_t problems = mp_config_parse(cfg, text, len, complain, &shown);
 
-	if (problems)
+	if (problems > PROBLEMS_SHOWN)
+		mp_efi_sayf("memprobe: %u problems in %s, the first %u shown\n", problems,
+			    MP_EFI_CONFIG_PATH, PROBLEMS_SHOWN);
+	else if (problems)
 		mp_efi_sayf("memprobe: %u problem%s in %s\n", problems, problems == 1 ? "" : "s",
 			    MP_EFI_CONFIG_PATH);
 }

@@ -30,14 +30,18 @@ static void tell(struct mp_efi_results *res)
 	if (res->told)
 		return;
 	res->told = true;
-	mp_efi_sayf("memprobe: error: cannot store results: %s.\n"
-		    "memprobe: the serial port will carry result.json at the end.\n",
+	mp_efi_sayf("memprobe: error: cannot store results: %s.\n",
 		    mp_fw_status_text(res->status));
+	if (res->stored)
+		mp_efi_sayf("memprobe: the files in %s keep what was measured before; nothing "
+			    "more is written there.\n", res->dir);
+	mp_efi_say("memprobe: the serial port will carry result.json at the end.\n");
 }
 
 void mp_efi_results_open(struct mp_efi_results *res)
 {
 	res->told = false;
+	res->stored = false;
 	res->dir[0] = 0;
 	res->status = make_parents();
 	if (res->status == MP_FW_OK)
@@ -57,8 +61,10 @@ enum mp_status mp_efi_results_store(struct mp_efi_results *res, const char *name
 		mp_snprintf(path, sizeof(path), "%s/%s", res->dir, name);
 		res->status = mp_fw_write(path, data, len);
 	}
-	if (res->status == MP_FW_OK)
+	if (res->status == MP_FW_OK) {
+		res->stored = true;
 		return MP_OK;
+	}
 	tell(res);
 	return MP_EIO;
 }

@@ -21,12 +21,16 @@ struct mp_efi_results {
 	char dir[48];                /* "memprobe/results/run-0001" */
 	enum mp_fw_status status;    /* why nothing can be stored, or MP_FW_OK */
 	bool told;                   /* the failure was reported once */
+	bool stored;                 /* a file was stored before any failure */
 };
 
 /* Create this run's directory (the volume is open); says what happened. */
 void mp_efi_results_open(struct mp_efi_results *res);
 
-/* Store one file (the platform's sink); the first failure is reported. */
+/*
+ * Store one file (the platform's sink); the first failure is reported, and
+ * nothing more is written: the files already there stay whole (mp_fw_write).
+ */
 enum mp_status mp_efi_results_store(struct mp_efi_results *res, const char *name,
 				    const char *data, size_t len);
 

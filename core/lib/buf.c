@@ -243,6 +243,22 @@ void mp_buf_double(struct mp_buf *b, double v, unsigned decimals)
 		put_fixed(b, neg, m | 1ull << 52, exp - DBL_EXP_BIAS, decimals);
 }
 
+void mp_buf_quoted(struct mp_buf *b, const char *s, size_t n, size_t max)
+{
+	mp_buf_putc(b, '"');
+	for (size_t i = 0; i < n && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= ' ' && c <= '~' && c != '"' && c != '\\')
+			mp_buf_putc(b, (char)c);
+		else
+			mp_buf_printf(b, "\\x%02x", c);
+	}
+	mp_buf_putc(b, '"');
+	if (n > max)
+		mp_buf_puts(b, "...");
+}
+
 void mp_buf_size(struct mp_buf *b, uint64_t bytes)
 {
 	static const struct {

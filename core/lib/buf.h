@@ -31,6 +31,12 @@ void mp_buf_i64(struct mp_buf *b, int64_t v);
  * infinities print as "nan", "inf", "-inf".
  */
 void mp_buf_double(struct mp_buf *b, double v, unsigned decimals);
+/*
+ * Text from outside (a configuration line) between double quotes, safe on
+ * any console: printable ASCII as it is, '"' and '\\' and every other byte
+ * as \xNN, at most `max` bytes of it and then "..." after the quote.
+ */
+void mp_buf_quoted(struct mp_buf *b, const char *s, size_t n, size_t max);
 /* Human size: 32K, 1M, 96K, 1536K, 12345 (bytes). */
 void mp_buf_size(struct mp_buf *b, uint64_t bytes);
 

@@ -40,6 +40,7 @@ struct mp_fw_info {
 	uint32_t revision;           /* firmware revision */
 	uint16_t uefi_major, uefi_minor;
 	struct mp_fw_time start;     /* wall clock at start (GetTime) */
+	const char *secure_boot;     /* "on", "off", or why it is not known */
 };
 
 enum mp_fw_reset { MP_FW_SHUTDOWN = 0, MP_FW_REBOOT };
@@ -52,7 +53,7 @@ void mp_fw_time(struct mp_fw_time *t);
 /* Pool memory (firmware heap), zeroed; NULL when there is none. */
 void *mp_fw_pool_alloc(size_t bytes);
 void mp_fw_pool_free(void *p);
-/* Whole pages anywhere in memory, identity mapped, executable. */
+/* Whole pages of data anywhere in memory, identity mapped, maybe non-executable. */
 enum mp_fw_status mp_fw_pages_alloc(uint64_t bytes, uint64_t *addr);
 void mp_fw_pages_free(uint64_t addr, uint64_t bytes);
 /* Power off or reset; returns only if the firmware refuses. */
@@ -79,7 +80,8 @@ bool mp_fw_console_on_serial(void);
  */
 enum mp_fw_status mp_fw_volume_open(void);
 enum mp_fw_status mp_fw_read(const char *path, char *buf, size_t cap, size_t *len);
-/* Create or replace a file with exactly these bytes, flushed to the medium. */
+/* Create or replace a file with exactly these bytes, flushed to the medium; on
+ * failure an existing file keeps its old content (fw_files.c). */
 enum mp_fw_status mp_fw_write(const char *path, const void *data, size_t len);
 /* Create a directory; MP_FW_OK only when it did not exist before. */
 enum mp_fw_status mp_fw_mkdir_new(const char *path);

@@ -70,6 +70,23 @@ static void ascii_of(char *dst, size_t n, const CHAR16 *src)
 	dst[i] = 0;
 }
 
+/*
+ * Section 3.3, "Globally Defined Variables": SecureBoot is 1 when the
+ * platform checks every image's signature before it starts it.  Firmware
+ * without Secure Boot has no such variable.
+ */
+static const char *secure_boot(void)
+{
+	EFI_GUID global = EFI_GLOBAL_VARIABLE;
+	UINT8 on = 0;
+	UINTN n = sizeof(on);
+
+	if (mp_fw_st->RuntimeServices->GetVariable(L"SecureBoot", &global, NULL, &n, &on) !=
+	    EFI_SUCCESS)
+		return "not known (the firmware has no SecureBoot variable)";
+	return on == 1 ? "on" : "off";
+}
+
 void mp_fw_describe(struct mp_fw_info *out)
 {
 	mp_memset(out, 0, sizeof(*out));
@@ -78,6 +95,7 @@ void mp_fw_describe(struct mp_fw_info *out)
 	out->uefi_major = (uint16_t)(mp_fw_st->Hdr.Revision >> 16);
 	out->uefi_minor = (uint16_t)(mp_fw_st->Hdr.Revision & 0xffff);
 	mp_fw_time(&out->start);
+	out->secure_boot = secure_boot();
 }
 
 /*
@@ -126,16 +144,16 @@ void mp_fw_pool_free(void *p)
 }
 
 /*
- * Section 7.2, AllocatePages().  EfiLoaderCode, not EfiLoaderData: firmware
- * built with a non-execute policy for data (EDK II's
- * PcdDxeNxMemoryProtectionPolicy) maps data pages NX, and probes may place
- * generated code in the arena.
+ * Section 7.2, AllocatePages().  EfiLoaderData: the firmware may map it
+ * non-executable (EDK II's PcdDxeNxMemoryProtectionPolicy; the image is
+ * NX-compatible), so generated code runs only where our own page tables
+ * map it (platform/efi/platform.c, code_build).
  */
 enum mp_fw_status mp_fw_pages_alloc(uint64_t bytes, uint64_t *addr)
 {
 	EFI_PHYSICAL_ADDRESS a = 0;
 	UINTN pages = (UINTN)((bytes + PAGE_BYTES - 1) / PAGE_BYTES);
-	EFI_STATUS s = mp_fw_st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderCode,
+	EFI_STATUS s = mp_fw_st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderData,
 							      pages, &a);
 
 	*addr = a;

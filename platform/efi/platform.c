@@ -40,6 +40,7 @@ struct efi_state {
 	bool session;                /* our page tables are in CR3 between firmware calls */
 	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
 	bool mask_off;               /* a window overran: no more masking */
+	bool code_refused;           /* code_build said why it cannot run code */
 };
 
 static struct efi_state *st(struct mp_platform *p)
@@ -165,16 +166,38 @@ static void efi_irq_unmask(struct mp_platform *p)
 		MASK_MAX_US / 1000);
 }
 
+/*
+ * Generated code runs only from arena blocks our page tables map
+ * executable.  To the firmware the arena is data (EfiLoaderData), which it
+ * may map non-executable (the image is NX-compatible), so without our
+ * tables there is no code to run: "unsupported", and the reason once.
+ */
+static bool code_runs(struct mp_platform *p)
+{
+	struct efi_state *s = st(p);
+
+	if (s->mmu.ready)
+		return true;
+	if (!s->code_refused)
+		mp_logf(p, MP_LOG_WARN, "generated code is not run: %s, and the firmware's own "
+			"tables may map the arena non-executable", s->mmu.why);
+	s->code_refused = true;
+	return false;
+}
+
 static enum mp_status efi_code_build(struct mp_platform *p, struct mp_mem *m,
 				     const struct mp_code *c, void **entry)
 {
-	(void)p;
+	if (!code_runs(p))
+		return MP_UNSUPPORTED;
 	return mp_x86_code_build(m, c, entry);
 }
 
 static enum mp_status efi_kernel_build(struct mp_platform *p, struct mp_mem *m,
 				       const struct mp_kernel *k, void **entry)
 {
+	if (!code_runs(p))
+		return MP_UNSUPPORTED;
 	return mp_x86_kernel_build(&st(p)->isa, m, k, entry);
 }
 

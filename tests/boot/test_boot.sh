@@ -5,9 +5,10 @@
 # carry the banner, the probe's progress, the report, result.json and the
 # sentinel; the result files read back out of the image with mtools must be
 # valid; a second boot must add a run directory and leave the first one
-# alone; a configuration with bad lines must still finish and name them; a
-# read-only or full disk must still finish with result.json on the serial
-# port.  The platform's own parts must show: the #GP handler caught an MSR
+# alone; a configuration with bad lines must still finish and name them,
+# quoting control bytes as \xNN; a read-only or full disk must still finish
+# with result.json on the serial port, and the full one keep a clean file
+# system; a 128 MB machine must shrink the arena and say so.  The platform's own parts must show: the #GP handler caught an MSR
 # fault, our page tables were used, the arena is write-back, the
 # interrupt-masked windows kept their bound.  The serial port marks every
 # probe; report.html and the plots are on the ESP and render in headless
@@ -21,91 +22,11 @@
 # they check.
 set -u
 cd "$(dirname "$0")/../.."
-. image/qemu.sh
+. tests/boot/lib.sh
+scratch_dir build/tests/boot
 . tests/boot/report_checks.sh
-
-out=build/tests/boot
-timeout_s=${MEMPROBE_BOOT_TIMEOUT:-300}
-QUICK='profile = quick
-on_finish = shutdown
-finish_delay = 0'
-# Boots that check the firmware side only: the shortest probe.
-SHORT="$QUICK
-probes = latency"
 COUNTERS="$QUICK
 method = counters"
-BANNER='memory-hierarchy characterization, uefi-x86_64'
-SENTINEL='memprobe: done'
-
-rm -rf "$out"
-mkdir -p "$out"
-
-check() { # check NAME COMMAND...: PASS or FAIL, with the log's tail on failure
-	name=$1; shift
-	if "$@" >"$out/check.out" 2>&1; then
-		echo "PASS boot: $name"
-	else
-		echo "FAIL boot: $name"
-		sed 's/^/    /' "$out/check.out" | tail -n 20
-	fi
-}
-
-valid_json() { # against docs/result.schema.json, or as plain JSON without the validator
-	if [ -f tests/results/validate_json.py ]; then
-		python3 tests/results/validate_json.py "$1"
-	else
-		echo "note: tests/results/validate_json.py missing; only checking that $1 is JSON"
-		python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1"
-	fi
-}
-
-# The JSON the application printed between its marker lines, from NAME.log.
-serial_json() { # serial_json NAME
-	sed -n '/^----- BEGIN result.json -----/,/^----- END result.json -----/p' "$out/$1.log" |
-		tr -d '\r' | sed '1d;$d' >"$out/$1.json"
-	test -s "$out/$1.json" || { echo "no result.json between markers in $out/$1.log"; false; }
-}
-
-serial_json_is() { # serial_json_is NAME FILE
-	serial_json "$1" && cmp "$out/$1.json" "$2"
-}
-
-serial_json_valid() { # serial_json_valid NAME
-	serial_json "$1" && valid_json "$out/$1.json"
-}
-
-# set_cfg NAME CONFIG: NAME.img gets this memprobe.cfg.
-set_cfg() {
-	printf '%s\n' "$2" >"$out/$1.cfg"
-	MTOOLS_SKIP_CHECK=1 mcopy -o -i "$(part_fs "$out/$1.img")" "$out/$1.cfg" \
-		::/memprobe/memprobe.cfg
-}
-
-# scratch NAME CONFIG: a copy of the image with this memprobe.cfg.
-scratch() {
-	cp build/memprobe.img "$out/$1.img"
-	set_cfg "$1" "$2"
-}
-
-# run_boot NAME IMAGE CPU [readonly]: sets status and secs; serial log in NAME.log.
-run_boot() {
-	cp "$OVMF_VARS" "$out/$1.vars"
-	t0=$(date +%s.%N)
-	boot "$2" "$out/$1.vars" "$timeout_s" "-accel tcg -cpu $3" "file:$out/$1.log" ${4:-} \
-		</dev/null >"$out/$1.qemu" 2>&1
-	status=$?
-	secs=$(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
-}
-
-powered_off() { # the boot ended by itself, not by the timeout
-	cat "$out/$1.qemu"
-	[ "$status" -ne 124 ] || echo "still running after $timeout_s s: killed"
-	[ "$status" -eq 0 ]
-}
-
-in_log() { # in_log NAME PATTERN
-	grep -Eq "$2" "$out/$1.log" || { echo "no line matching '$2' in $out/$1.log"; false; }
-}
 
 # The longest interrupt-masked window within the bound, or the one that overran said so.
 masked_bounded() { # masked_bounded NAME
@@ -115,18 +36,6 @@ masked_bounded() { # masked_bounded NAME
 	echo "$line" | sed -n 's/.*the longest \([0-9.]*\) ms (bound \([0-9]*\) ms).*/\1 \2/p' |
 		awk '{ exit !($1 <= $2) }' ||
 		grep -q 'ms bound: the rest run with interrupts enabled' "$out/$1.log"
-}
-
-# One INFO line per probe of NAME.json: status, time, message.
-probe_info() { # probe_info NAME CPU
-	python3 - "$out/$1.json" "$2" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-for p in r["probes"]:
-    t = "-" if p["seconds"] is None else "%.2f s" % p["seconds"]
-    print("INFO boot: -cpu %s: probe %s %s %s%s" % (sys.argv[2], p["name"], p["status"], t,
-          ": " + p["message"] if p["message"] else ""))
-PY
 }
 
 # Every probe either needs counters and says "unsupported", or measures by
@@ -146,55 +55,7 @@ sys.exit(0 if ok and notes else 1)
 PY
 }
 
-# The documented caches and TLBs in NAME.json are what QEMU 7.2 declares for
-# CPU under TCG (target/i386/cpu.c; the values are written here, not decoded).
-documented_is() { # documented_is NAME CPU
-	python3 - "$out/$1.json" "$2" <<'PY'
-import json, sys
-K, M = 1024, 1024 * 1024
-# (level, type, size, ways, line, inclusion)
-CACHES = {
-    # TCG's max is AuthenticAMD without model cache info: CPUID 0x80000005/6 carry
-    # legacy_l1d_cache_amd, legacy_l1i_cache_amd, legacy_l2_cache_amd, and
-    # legacy_l3_cache (l3-cache=on); TCG has no topoext, so no 0x8000001D.
-    "max": [(1, "data", 64 * K, 2, 64, None), (1, "instruction", 64 * K, 2, 64, None),
-            (2, "unified", 512 * K, 16, 64, None), (3, "unified", 16 * M, 16, 64, None)],
-    # EPYC (EPYC-v1): epyc_cache_info, in 0x80000005/6 (topoext filtered by TCG).
-    "EPYC": [(1, "data", 32 * K, 8, 64, None), (1, "instruction", 64 * K, 4, 64, None),
-             (2, "unified", 512 * K, 8, 64, None), (3, "unified", 8 * M, 16, 64, None)],
-    # Skylake-Client has no model cache info: leaf 4 carries legacy_l1d_cache,
-    # legacy_l1i_cache, legacy_l2_cache and legacy_l3_cache (inclusive: EDX bit 1).
-    "Skylake-Client": [(1, "data", 32 * K, 8, 64, None), (1, "instruction", 32 * K, 8, 64, None),
-                       (2, "unified", 4 * M, 16, 64, None),
-                       (3, "unified", 16 * M, 16, 64, "inclusive")],
-}
-# TLBs: L1_DTLB_*, L1_ITLB_*, L2_DTLB_*, L2_ITLB_* in 0x80000005/6, the same for
-# every model: L1 255 entries of associativity 1 for 4K and 2M pages, L2 512
-# entries 4-way for 4K pages (2M disabled).  Intel models: QEMU's leaf 2 holds
-# cache descriptors only and these models have no leaf 18H.
-AMD_TLBS = [(1, "data", 255, 4 * K, 1), (1, "data", 255, 2 * M, 1),
-            (1, "instruction", 255, 4 * K, 1), (1, "instruction", 255, 2 * M, 1),
-            (2, "data", 512, 4 * K, 4), (2, "instruction", 512, 4 * K, 4)]
-TLBS = {"max": AMD_TLBS, "EPYC": AMD_TLBS, "Skylake-Client": []}
-d = json.load(open(sys.argv[1]))["documented"]
-cpu = sys.argv[2]
-caches = sorted((c["level"], c["type"], c["size_bytes"], c["ways"], c["line_bytes"],
-                 c["inclusion"]) for c in d["caches"])
-tlbs = sorted((t["level"], t["type"], t["entries"], t["page_bytes"], t["ways"])
-              for t in d["tlbs"])
-print("source:", d["source"])
-print("caches:", caches, "\nwant:  ", sorted(CACHES[cpu]))
-print("tlbs:  ", tlbs, "\nwant:  ", sorted(TLBS[cpu]))
-sys.exit(0 if caches == sorted(CACHES[cpu]) and tlbs == sorted(TLBS[cpu]) else 1)
-PY
-}
-
-if ! make -s image >"$out/make.log" 2>&1; then
-	echo "FAIL boot: make image"
-	sed 's/^/    /' "$out/make.log" | tail -n 20
-	exit 1
-fi
-echo "PASS boot: make image"
+image_built
 
 reproducible() { # two builds a second apart give the same bytes
 	for n in 1 2; do
@@ -205,15 +66,9 @@ reproducible() { # two builds a second apart give the same bytes
 	cmp "$out/repro1.img" "$out/repro2.img"
 }
 
-fat_clean() { # fsck.fat finds nothing wrong with the partition
-	skip=$(($(part_offset build/memprobe.img) / 512))
-	dd if=build/memprobe.img of="$out/esp.img" bs=512 skip="$skip" status=none &&
-		fsck.fat -n "$out/esp.img"
-}
-
 check "image is reproducible" reproducible
-check "image: FAT32 file system is clean" fat_clean
-rm -f "$out"/repro*.img "$out/esp.img"
+check "image: FAT32 file system is clean" fat_clean build/memprobe.img
+rm -f "$out"/repro*.img
 
 # First boot: a quick run that powers off at once.
 scratch quick "$QUICK"
@@ -263,8 +118,8 @@ echo "INFO boot: -cpu max: $(tr -d '\r' <"$out/first.log" |
 	sed -n 's/^memprobe: \([0-9]* interrupt-masked windows.*\)/\1/p')"
 check "-cpu max: counters: none, TCG ignores the counter MSRs" \
 	in_log first '^memprobe: counters: none: amd-legacy: no counter took an event select'
-check "-cpu max: documented caches and TLBs are QEMU's" documented_is first max
-probe_info first max
+check "-cpu max: documented caches and TLBs are QEMU's" documented_is "$out/first.json" max
+probe_info "$out/first.json" "-cpu max"
 
 # Second boot of the same image: a new directory, the first one untouched.
 set_cfg quick "$SHORT"
@@ -281,12 +136,15 @@ colour = blue
 arena = lots
 no equals sign here
 finish_delay = 0
-probes = latency"
+probes = latency
+$(printf '\033[2J\001\377')"
 run_boot broken "$out/broken.img" max
 check "broken config: powered off by itself ($secs s)" powered_off broken
 check "broken config: line 4 (unknown key) named" in_log broken 'memprobe.cfg line 4: .*colour'
 check "broken config: line 5 (bad value) named" in_log broken 'memprobe.cfg line 5: .*lots'
 check "broken config: line 6 (no =) named" in_log broken 'memprobe.cfg line 6: '
+check "broken config: line 9's control bytes quoted as \\xNN" \
+	in_log broken 'memprobe.cfg line 9: "\\x1b\[2J\\x01\\xff": missing'
 check "broken config: sentinel" in_log broken "^$SENTINEL"
 copy_results "$out/broken.img" "$out/res3"
 check "broken config: result.json valid" valid_json "$out/res3/run-0001/result.json"
@@ -312,6 +170,15 @@ check "full disk: powered off by itself ($secs s)" powered_off full
 check "full disk: clear message" in_log full 'cannot store results: .*full'
 check "full disk: sentinel" in_log full "^$SENTINEL"
 check "full disk: result.json on the serial port is valid" serial_json_valid full
+check "full disk: the file system is still clean" fat_clean "$out/full.img"
+
+# A small machine: the arena shrinks to what is free, says so, and the run ends.
+scratch small "$SHORT"
+run_boot small "$out/small.img" max mem=128M
+check "128 MB machine: powered off by itself ($secs s)" powered_off small
+check "128 MB machine: the arena shrank, and said so" \
+	in_log small 'arena of [0-9]+M asked, [0-9]+M free: the probes use [0-9]+M'
+check "128 MB machine: sentinel" in_log small "^$SENTINEL"
 
 # Two more CPU models, asking for counters: the documented caches QEMU
 # declares; no counters (EPYC: AMD counters TCG does not implement;
@@ -330,6 +197,6 @@ for cpu in EPYC Skylake-Client; do
 	check "-cpu $cpu: result.json on the serial port is valid" serial_json_valid "$cpu"
 	check "-cpu $cpu: method counters: probes unsupported or skipped" \
 		counters_unsupported "$cpu"
-	check "-cpu $cpu: documented caches and TLBs are QEMU's" documented_is "$cpu" "$cpu"
-	probe_info "$cpu" "$cpu"
+	check "-cpu $cpu: documented caches and TLBs are QEMU's" documented_is "$out/$cpu.json" "$cpu"
+	probe_info "$out/$cpu.json" "-cpu $cpu"
 done

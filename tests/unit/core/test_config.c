@@ -161,6 +161,31 @@ static void test_odd_files(void)
 		     "len bounds the text; no callback is fine");
 }
 
+/* Binary garbage: every byte that is not printable ASCII is shown as \xNN, and
+ * a long line is quoted in part, so no message puts control bytes on a console. */
+static void test_garbage(void)
+{
+	static const char bin[] = "\x1b[2J\x07\"\\\xff\x00" "a\nkey\x01 = 1\nprofile = \x80\x81\n";
+	static const char want[] =
+		"1: \"\\x1b[2J\\x07\\x22\\x5c\\xff\\x00a\": missing '='; expected key = value\n"
+		"2: unknown key \"key\\x01\"; known keys are profile, method, probes, arena, "
+		"on_finish, finish_delay, serial_port, seed\n"
+		"3: profile: \"\\x80\\x81\" is not one of quick, full; using quick\n"
+		"4: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"...: missing '='; expected key = value\n";
+	char text[sizeof(bin) - 1 + 101];
+	struct complaints out;
+	struct mp_config c;
+
+	memcpy(text, bin, sizeof(bin) - 1);
+	memset(text + sizeof(bin) - 1, 'x', 100);
+	text[sizeof(text) - 1] = '\n';
+	memset(&out, 0, sizeof(out));
+	mp_config_defaults(&c);
+	CHECK_EQ_INT(mp_config_parse(&c, text, sizeof(text), collect, &out), 4,
+		     "garbage: one problem a line");
+	check_lines(out.text, want, "garbage: complaints");
+}
+
 static void test_set(void)
 {
 	struct mp_config c;
@@ -253,6 +278,7 @@ int main(void)
 	test_good_file();
 	test_bad_file();
 	test_odd_files();
+	test_garbage();
 	test_set();
 	test_wants();
 	test_show();

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for core/lib/buf.c: the buffer, exact doubles, sizes and the small printf. */
+/* Unit tests for core/lib/buf.c: the buffer, exact doubles, sizes, the small printf and
+ * quoted outside text. */
 #include <stdint.h>
 
 #include "core/lib/buf.h"
@@ -140,6 +141,22 @@ static void test_printf(void)
 	CHECK_FMT("toolong", "%2s", "toolong");
 }
 
+static void test_quoted(void)
+{
+	static const char odd[] = "a \"b\\\x1b\x00\x7f\xc3\xa9~";
+
+	fresh();
+	mp_buf_quoted(&b, odd, sizeof(odd) - 1, 64);
+	CHECK_EQ_STR(mem, "\"a \\x22b\\x5c\\x1b\\x00\\x7f\\xc3\\xa9~\"",
+		     "quoted: printable ASCII kept, every other byte \\xNN");
+	fresh();
+	mp_buf_quoted(&b, "abcdef", 6, 4);
+	CHECK_EQ_STR(mem, "\"abcd\"...", "quoted: cut at max, then ...");
+	fresh();
+	mp_buf_quoted(&b, "abcd", 4, 4);
+	CHECK_EQ_STR(mem, "\"abcd\"", "quoted: exactly max, no ...");
+}
+
 int main(void)
 {
 	test_overflow();
@@ -147,5 +164,6 @@ int main(void)
 	test_doubles();
 	test_sizes();
 	test_printf();
+	test_quoted();
 	return check_done();
 }
