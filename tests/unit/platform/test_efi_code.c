@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the UEFI platform's code_build (platform/efi/platform.c):
- * generated code is built only where our page tables are in use, and
+ * Unit tests for the UEFI platform's code_build and kernel_build
+ * (platform/efi/platform.c): generated code, chains and arithmetic kernels
+ * alike, is built only where our page tables are in use, and
  * without them the answer is "unsupported" with the reason said once.
  * platform.c is compiled here directly, with the page tables, the arena
  * and the firmware as stubs; the platform is never opened (that needs
@@ -81,8 +82,17 @@ static enum mp_status build(void)
 {
 	struct mp_mem m = { .base = block, .bytes = sizeof(block) };
 	uint64_t offs[2] = { 0, 64 };
+	struct mp_code c = { .offsets = offs, .n = 2, .block_bytes = 64 };
 
-	return state.p.ops->code_build(&state.p, &m, offs, 2, &entry);
+	return state.p.ops->code_build(&state.p, &m, &c, &entry);
+}
+
+static enum mp_status build_kernel(void)
+{
+	struct mp_mem m = { .base = block, .bytes = sizeof(block) };
+	struct mp_kernel k = { .op = MP_ARITH_INT_ADD, .width = MP_WIDTH_SCALAR, .chains = 1, .ops = 8 };
+
+	return state.p.ops->kernel_build(&state.p, &m, &k, &entry);
 }
 
 static void test_refused_without_our_tables(void)
@@ -95,6 +105,8 @@ static void test_refused_without_our_tables(void)
 	      "the warning says why: \"%s\"", last_log);
 	CHECK(mmu_leaves == 1, "the warning went out on the firmware's tables");
 	CHECK_EQ_INT(build(), MP_UNSUPPORTED, "asked again: unsupported");
+	CHECK_EQ_INT(build_kernel(), MP_UNSUPPORTED, "an arithmetic kernel: unsupported too");
+	CHECK(entry == NULL && block[0] == 0, "no kernel written");
 	CHECK_EQ_INT(warnings, 1, "the reason is said once");
 }
 
