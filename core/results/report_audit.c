@@ -103,7 +103,9 @@ void mp_write_report_audit(struct mp_buf *b, const struct mp_result *r)
 
 	mp_buf_puts(b, "\nAudit: the documented sources against each other and the measurement\n");
 	put_sources_read(b, r);
-	if (n == 0)
+	if (a->nverdicts == 0)
+		mp_buf_puts(b, "  nothing judged: no source documents a fact\n");
+	else if (n == 0)
 		mp_buf_printf(b, "  no disagreement in %d verdicts\n", (int)a->nverdicts);
 	else
 		mp_buf_printf(b, "  %d disagreement(s) in %d verdicts:\n", (int)n, (int)a->nverdicts);
