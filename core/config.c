@@ -45,6 +45,7 @@ void mp_config_defaults(struct mp_config *c)
 	c->finish_delay = DEFAULT_FINISH_DELAY;
 	c->serial_port = DEFAULT_SERIAL_PORT;
 	c->seed = 1;
+	c->rounds = MP_ROUNDS_AUTO;
 }
 
 static bool is_space(char ch)
@@ -251,6 +252,30 @@ static void show_seed(const struct mp_config *c, struct mp_buf *b)
 	mp_buf_u64(b, c->seed);
 }
 
+_Static_assert(MP_ROUNDS_MAX == 9, "the rounds key's message says 1 to 9");
+
+static bool set_rounds(struct mp_config *c, struct slice v)
+{
+	uint64_t n;
+
+	if (equals(v, "auto")) {
+		c->rounds = MP_ROUNDS_AUTO;
+		return true;
+	}
+	if (!mp_parse_u64(v.s, v.n, &n) || n < 1 || n > MP_ROUNDS_MAX)
+		return false;
+	c->rounds = (uint32_t)n;
+	return true;
+}
+
+static void show_rounds(const struct mp_config *c, struct mp_buf *b)
+{
+	if (c->rounds == MP_ROUNDS_AUTO)
+		mp_buf_puts(b, "auto");
+	else
+		mp_buf_u64(b, c->rounds);
+}
+
 /* ---- the key table ---- */
 
 struct key {
@@ -274,6 +299,7 @@ static const struct key keys[] = {
 	{ "serial_port", NULL, "an I/O port number up to 0xffff (like 0x3f8) or none",
 	  set_serial_port, show_serial_port },
 	{ "seed", NULL, "an unsigned decimal or 0x number", set_seed, show_seed },
+	{ "rounds", NULL, "auto or a number of rounds from 1 to 9", set_rounds, show_rounds },
 };
 
 #define NKEYS (MP_COUNT_OF(keys))

@@ -26,7 +26,12 @@ struct mp_config {
 	uint32_t finish_delay;       /* seconds a key press can interrupt */
 	uint32_t serial_port;        /* I/O port of the 16550, 0 = none */
 	uint64_t seed;               /* for random reference strings */
+	uint32_t rounds;             /* a timing probe's rounds: MP_ROUNDS_AUTO or 1..MP_ROUNDS_MAX */
 };
+
+/* Rounds of each timing probe (core/rounds.c): auto adapts them to the noise. */
+#define MP_ROUNDS_AUTO 0
+#define MP_ROUNDS_MAX 9
 
 /* Called once per problem: 1-based line number (0: not line-specific). */
 typedef void (*mp_config_complaint)(void *arg, uint32_t line, const char *msg);

@@ -8,6 +8,7 @@
 #include "core/results/audit.h"
 #include "core/results/plot.h"
 #include "core/results/writers.h"
+#include "core/rounds.h"
 #include "core/suite.h"
 
 /* Large enough for a full result with every curve at full resolution. */
@@ -120,7 +121,10 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 	if (p->ops->probe_begin)
 		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
-	def->run(&ctx);
+	if (def->method == MP_METHOD_TIMING && cfg->rounds != 1)
+		mp_rounds_run(p, cfg, r, def, rec);
+	else
+		def->run(&ctx);
 	rec->seconds = mp_seconds_since(p, t0);
 	if (p->ops->probe_end)
 		p->ops->probe_end(p, def->name);

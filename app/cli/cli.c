@@ -7,10 +7,13 @@
 static void usage(const char *prog, bool sim)
 {
 	fprintf(stderr,
-		"usage: %s %s[--profile quick|full] [--method timing|counters|both]\n"
-		"       [--probes LIST] [--seed N] [--arena SIZE] [--json FILE] [--out DIR]\n"
+		"usage: %s %s[--profile quick|full] [--method auto|timing|counters|both]\n"
+		"       [--probes LIST] [--rounds auto|N] [--seed N] [--arena SIZE] [--json FILE]\n"
+		"       [--out DIR]\n"
 		"       [--quiet]%s\n"
 		"Runs the memprobe suite %s and prints the report.\n"
+		"  --rounds N   repeat each timing probe N times and vote (default auto: 2 to 5\n"
+		"               rounds, more while they disagree; full profile 3 to 9)\n"
 		"  --json FILE  also write the result JSON to FILE\n"
 		"  --out DIR    keep result.json, report.txt, curves.csv in a new DIR/run-NNNN\n"
 		"               (default: memprobe-results)\n",
@@ -19,7 +22,8 @@ static void usage(const char *prog, bool sim)
 }
 
 /* Options that map straight onto configuration keys. */
-static const char *const config_keys[] = { "profile", "method", "probes", "seed", "arena" };
+static const char *const config_keys[] = { "profile", "method", "probes", "seed", "arena",
+					       "rounds" };
 
 static bool config_option(struct mp_cli *cli, const char *opt, const char *val)
 {

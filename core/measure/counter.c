@@ -230,26 +230,8 @@ enum mp_status mp_counter_min(struct mp_counter *k, mp_counter_measure_fn f, voi
 	return MP_OK;
 }
 
-/* The most common vote; a tie goes to the value that reached the tally first. */
-static void tally(const int64_t *v, unsigned n, struct mp_counter_tally *t)
-{
-	t->value = MP_NA;
-	t->votes = 0;
-	t->of = (int32_t)n;
-	for (unsigned i = 0; i < n; i++) {
-		int32_t same = 0;
-
-		for (unsigned j = 0; j <= i; j++)
-			same += v[j] == v[i];
-		if (same > t->votes) {
-			t->votes = same;
-			t->value = v[i];
-		}
-	}
-}
-
 enum mp_status mp_counter_vote(struct mp_counter *k, mp_counter_vote_fn f, void *arg,
-			   struct mp_counter_tally *t)
+			   struct mp_tally *t)
 {
 	int64_t votes[MP_COUNTER_VOTES], v;
 	unsigned n = 0;
@@ -262,7 +244,7 @@ enum mp_status mp_counter_vote(struct mp_counter *k, mp_counter_vote_fn f, void 
 		if (v != MP_NA)
 			votes[n++] = v;
 	}
-	tally(votes, n, t);
+	mp_tally_count(votes, n, t);
 	return MP_OK;
 }
 
@@ -277,7 +259,7 @@ static enum mp_status decision_vote(struct mp_counter *k, void *decision, int64_
 }
 
 enum mp_status mp_counter_decide(struct mp_counter *k, const struct mp_counter_decision *d,
-			     struct mp_counter_tally *t)
+			     struct mp_tally *t)
 {
 	return mp_counter_vote(k, decision_vote, (void *)d, t);
 }

@@ -20,6 +20,7 @@
 #define MEMPROBE_CORE_MEASURE_COUNTER_H
 
 #include "core/probe.h"
+#include "core/measure/vote.h"
 
 /* AMP 2.2: "8 reliable votes" from 64 measurements. */
 #define MP_COUNTER_VOTES 8u
@@ -94,15 +95,9 @@ enum mp_status mp_counter_min(struct mp_counter *k, mp_counter_measure_fn f, voi
 /* One vote: a whole determination of a value from minimums. */
 typedef enum mp_status (*mp_counter_vote_fn)(struct mp_counter *k, void *arg, int64_t *vote);
 
-struct mp_counter_tally {
-	int64_t value;                 /* the most common vote; MP_NA if none was cast */
-	int32_t votes;                 /* its tally */
-	int32_t of;                    /* votes cast */
-};
-
 /* MP_COUNTER_VOTES votes; a vote that fails (MP_NA) is not cast. */
 enum mp_status mp_counter_vote(struct mp_counter *k, mp_counter_vote_fn f, void *arg,
-			   struct mp_counter_tally *t);
+			   struct mp_tally *t);
 
 /*
  * A decision (AMP 2.2's "each measurement is actually a sequence of
@@ -116,7 +111,7 @@ struct mp_counter_decision {
 };
 
 enum mp_status mp_counter_decide(struct mp_counter *k, const struct mp_counter_decision *d,
-			     struct mp_counter_tally *t);
+			     struct mp_tally *t);
 
 /*
  * "The array" (AMP 3) a counter probe works in: three quarters of the arena

@@ -13,113 +13,6 @@
 #include "core/results/result.h"
 
 
-/* Where each parameter lives in a cache or TLB record; -1: not there. */
-struct slot {
-	const char *name;
-	int cache_off;
-	int tlb_off;
-	bool wide;       /* int64_t; otherwise an enum */
-	bool size;       /* printed as a size */
-};
-
-#define C_OFF(f) ((int)__builtin_offsetof(struct mp_cache, f))
-#define T_OFF(f) ((int)__builtin_offsetof(struct mp_tlb, f))
-
-static const struct slot slots[MP_PARAM_COUNT] = {
-	[MP_PARAM_SIZE] = { "size", C_OFF(size_bytes), -1, true, true },
-	[MP_PARAM_LINE] = { "line", C_OFF(line_bytes), -1, true, false },
-	[MP_PARAM_WAYS] = { "ways", C_OFF(ways), T_OFF(ways), true, false },
-	[MP_PARAM_WRITE_ALLOCATE] = { "write allocate", C_OFF(write_allocate), -1, false, false },
-	[MP_PARAM_REPLACEMENT] = { "replacement", C_OFF(replacement), -1, false, false },
-	[MP_PARAM_ENTRIES] = { "entries", -1, T_OFF(entries), true, false },
-	[MP_PARAM_PAGE] = { "page", -1, T_OFF(page_bytes), true, true },
-};
-
-const char *mp_param_name(enum mp_param p)
-{
-	return p >= 0 && p < MP_PARAM_COUNT ? slots[p].name : NULL;
-}
-
-bool mp_param_is_size(enum mp_param p)
-{
-	return p >= 0 && p < MP_PARAM_COUNT && slots[p].size;
-}
-
-void mp_structure_label(char *out, size_t n, const struct mp_structure *s)
-{
-	const char *kind = mp_kind_name(s->type);
-	struct mp_buf b;
-
-	mp_buf_init(&b, out, n);
-	mp_buf_printf(&b, "L%d %s", (int)s->level, kind ? kind : "?");
-	if (s->tlb) {
-		mp_buf_puts(&b, " TLB ");
-		if (s->page_bytes > 0)
-			mp_buf_size(&b, (uint64_t)s->page_bytes);
-		else
-			mp_buf_putc(&b, '?');
-	}
-}
-
-void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param)
-{
-	size_t len;
-
-	mp_structure_label(out, n, s);
-	len = mp_strlen(out);
-	mp_snprintf(out + len, n - len, " %s", mp_param_name(param) ? mp_param_name(param) : "?");
-}
-
-struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,
-					 const struct mp_structure *s, enum mp_param param)
-{
-	struct mp_counted *c;
-
-	if (r->ncounted < 0 || r->ncounted >= MP_MAX_COUNTED)
-		return NULL;
-	c = &r->counted[r->ncounted++];
-	mp_memset(c, 0, sizeof(*c));
-	mp_strlcpy(c->probe, probe, sizeof(c->probe));
-	c->s = *s;
-	c->param = param;
-	c->value = MP_NA;
-	return c;
-}
-
-/* ---- reading and writing a parameter of a record ---- */
-
-static int offset_of(const struct mp_structure *s, enum mp_param p)
-{
-	return s->tlb ? slots[p].tlb_off : slots[p].cache_off;
-}
-
-static int64_t get(const void *rec, const struct mp_structure *s, enum mp_param p)
-{
-	const char *at = (const char *)rec + offset_of(s, p);
-
-	if (!rec || offset_of(s, p) < 0)
-		return MP_NA;
-	return slots[p].wide ? *(const int64_t *)(const void *)at : *(const int *)(const void *)at;
-}
-
-static void set(void *rec, const struct mp_structure *s, enum mp_param p, int64_t v)
-{
-	char *at = (char *)rec + offset_of(s, p);
-
-	if (offset_of(s, p) < 0)
-		return;
-	if (slots[p].wide)
-		*(int64_t *)(void *)at = v;
-	else
-		*(int *)(void *)at = (int)v;
-}
-
-static bool same_structure(const struct mp_structure *a, const struct mp_structure *b)
-{
-	return a->level == b->level && a->type == b->type && a->tlb == b->tlb &&
-	       (!a->tlb || a->page_bytes == b->page_bytes);
-}
-
 /* ---- the merge ---- */
 
 /* The timing probes' records as they were before the merge. */
@@ -179,12 +72,12 @@ static int64_t timing_value(const struct before *b, const struct mp_structure *s
 {
 	for (int32_t i = 0; !s->tlb && i < b->ncaches; i++)
 		if (b->caches[i].level == s->level && b->caches[i].type == s->type)
-			return get(&b->caches[i], s, p);
+			return mp_param_get(&b->caches[i], s, p);
 	for (int32_t i = 0; s->tlb && i < b->ntlbs; i++) {
 		const struct mp_tlb *t = &b->tlbs[i];
 
 		if (t->level == s->level && t->type == s->type && t->page_bytes == s->page_bytes)
-			return get(t, s, p);
+			return mp_param_get(t, s, p);
 	}
 	return MP_NA;
 }
@@ -192,30 +85,15 @@ static int64_t timing_value(const struct before *b, const struct mp_structure *s
 /* The counted value that stands for its parameter: the first decided one (AMP runs first). */
 static bool is_first(const struct mp_result *r, int32_t i)
 {
-	const struct mp_counted *c = &r->counted[i];
+	const struct mp_vote *c = &r->counted[i];
 
 	for (int32_t j = 0; j < i; j++) {
-		const struct mp_counted *d = &r->counted[j];
+		const struct mp_vote *d = &r->counted[j];
 
-		if (d->value != MP_NA && d->param == c->param && same_structure(&d->s, &c->s))
+		if (d->value != MP_NA && d->param == c->param && mp_same_structure(&d->s, &c->s))
 			return false;
 	}
 	return c->value != MP_NA;
-}
-
-static void put_value(struct mp_buf *b, enum mp_param p, int64_t v)
-{
-	if (v == MP_NA)
-		mp_buf_puts(b, "-");
-	else if (p == MP_PARAM_WRITE_ALLOCATE)
-		mp_buf_puts(b, v ? "yes" : "no");
-	else if (p == MP_PARAM_REPLACEMENT)
-		mp_buf_puts(b, mp_replacement_name((enum mp_replacement)v) ?
-				       mp_replacement_name((enum mp_replacement)v) : "?");
-	else if (slots[p].size)
-		mp_buf_size(b, (uint64_t)v);
-	else
-		mp_buf_i64(b, v);
 }
 
 static void note_pair(struct mp_result *r, const struct mp_structure *s, enum mp_param p,
@@ -228,9 +106,9 @@ static void note_pair(struct mp_result *r, const struct mp_structure *s, enum mp
 	mp_param_label(text, sizeof(text), s, p);
 	mp_buf_init(&b, text + mp_strlen(text), sizeof(text) - mp_strlen(text));
 	mp_buf_printf(&b, ": %s ", a_name);
-	put_value(&b, p, a);
+	mp_param_put(&b, p, a);
 	mp_buf_printf(&b, ", %s ", b_name);
-	put_value(&b, p, bv);
+	mp_param_put(&b, p, bv);
 	mp_buf_puts(&b, tail);
 	mp_result_add_note(r, text);
 }
@@ -254,20 +132,20 @@ static void add_comparison(struct mp_result *r, const struct mp_structure *s, en
 /* A counter probe that disagrees with the one whose value stands says so. */
 static void note_probe_disagreements(struct mp_result *r, int32_t i)
 {
-	const struct mp_counted *c = &r->counted[i];
+	const struct mp_vote *c = &r->counted[i];
 
 	for (int32_t j = i + 1; j < mp_count(r->ncounted, MP_MAX_COUNTED); j++) {
-		const struct mp_counted *d = &r->counted[j];
+		const struct mp_vote *d = &r->counted[j];
 
 		if (d->value != MP_NA && d->value != c->value && d->param == c->param &&
-		    same_structure(&d->s, &c->s))
+		    mp_same_structure(&d->s, &c->s))
 			note_pair(r, &c->s, c->param, c->probe, c->value, d->probe, d->value, "");
 	}
 }
 
 static void merge_one(struct mp_result *r, struct before *b, int32_t i, bool compare)
 {
-	const struct mp_counted *c = &r->counted[i];
+	const struct mp_vote *c = &r->counted[i];
 	int64_t timing = timing_value(b, &c->s, c->param);
 	int32_t idx = -1;
 	void *rec = record_for(r, &c->s, &idx);
@@ -275,7 +153,7 @@ static void merge_one(struct mp_result *r, struct before *b, int32_t i, bool com
 	if (!rec)
 		return;
 	b->added[idx] = true;
-	set(rec, &c->s, c->param, c->value);
+	mp_param_set(rec, &c->s, c->param, c->value);
 	if (timing != MP_NA && timing != c->value) {
 		b->differed[idx] = true;
 		note_pair(r, &c->s, c->param, "timing", timing, "counters", c->value,
@@ -301,7 +179,7 @@ static bool counted_covers(const struct mp_result *r, const struct mp_structure 
 {
 	for (int32_t i = 0; i < mp_count(r->ncounted, MP_MAX_COUNTED); i++)
 		if (r->counted[i].value != MP_NA && r->counted[i].param == p &&
-		    same_structure(&r->counted[i].s, s))
+		    mp_same_structure(&r->counted[i].s, s))
 			return true;
 	return false;
 }
@@ -310,9 +188,9 @@ static bool counted_covers(const struct mp_result *r, const struct mp_structure 
 static void compare_timing_only(struct mp_result *r, const void *rec, const struct mp_structure *s)
 {
 	for (int p = 0; p < MP_PARAM_COUNT; p++) {
-		int64_t v = get(rec, s, (enum mp_param)p);
+		int64_t v = mp_param_get(rec, s, (enum mp_param)p);
 
-		if (offset_of(s, (enum mp_param)p) >= 0 && v != MP_NA &&
+		if (mp_param_compared(s, (enum mp_param)p) && v != MP_NA &&
 		    !counted_covers(r, s, (enum mp_param)p))
 			add_comparison(r, s, (enum mp_param)p, v, MP_NA);
 	}

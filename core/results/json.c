@@ -219,13 +219,13 @@ static void write_notes(struct jw *w, const struct mp_result *r)
 	j_close(w, ']');
 }
 
-/* A parameter's value: a boolean (write allocation), a name (replacement) or an integer. */
+/* A parameter's value: a boolean (write allocation), a name (replacement, inclusion) or an integer. */
 static void j_param(struct jw *w, const char *key, enum mp_param p, int64_t v)
 {
 	if (p == MP_PARAM_WRITE_ALLOCATE)
 		j_tristate(w, key, (enum mp_tristate)v);
-	else if (p == MP_PARAM_REPLACEMENT)
-		j_name(w, key, mp_replacement_name((enum mp_replacement)v));
+	else if (mp_param_is_named(p))
+		j_name(w, key, mp_param_value_name(p, v));
 	else
 		j_int(w, key, v);
 }
@@ -238,18 +238,20 @@ static void j_label(struct jw *w, const struct mp_structure *s, enum mp_param p)
 	j_str(w, "parameter", label, sizeof(label), false);
 }
 
-static void write_counted(struct jw *w, const struct mp_result *r)
+/* counted[] or voted[]: each value with its votes, the runner-up and whether it is stable. */
+static void write_votes(struct jw *w, const char *key, const struct mp_vote *v, int32_t n)
 {
-	j_open(w, "counted", '[');
-	for (int32_t i = 0; i < mp_count(r->ncounted, MP_MAX_COUNTED); i++) {
-		const struct mp_counted *c = &r->counted[i];
-
+	j_open(w, key, '[');
+	for (int32_t i = 0; i < n; i++, v++) {
 		j_open(w, NULL, '{');
-		j_str(w, "probe", c->probe, sizeof(c->probe), false);
-		j_label(w, &c->s, c->param);
-		j_param(w, "value", c->param, c->value);
-		j_int(w, "votes", c->votes);
-		j_int(w, "of", c->of);
+		j_str(w, "probe", v->probe, sizeof(v->probe), false);
+		j_label(w, &v->s, v->param);
+		j_param(w, "value", v->param, v->value);
+		j_int(w, "votes", v->votes);
+		j_int(w, "of", v->of);
+		j_param(w, "runner_up", v->param, v->runner_up);
+		j_int(w, "runner_up_votes", v->runner_up == MP_NA ? MP_NA : v->runner_up_votes);
+		j_tristate(w, "stable", v->stable);
 		j_close(w, '}');
 	}
 	j_close(w, ']');
@@ -287,9 +289,10 @@ void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 	write_probes(&w, r);
 	write_curves(&w, r);
 	write_notes(&w, r);
-	write_counted(&w, r);
+	write_votes(&w, "counted", r->counted, mp_count(r->ncounted, MP_MAX_COUNTED));
 	write_comparisons(&w, r);
 	write_fetch(&w, r);
+	write_votes(&w, "votes", r->voted, mp_count(r->nvoted, MP_MAX_VOTED));
 	mp_write_json_audit(&w, r);
 	j_close(&w, '}');
 	mp_buf_putc(b, '\n');

@@ -471,22 +471,41 @@ static void cell_param(char *cell, enum mp_param p, int64_t v)
 {
 	if (p == MP_PARAM_WRITE_ALLOCATE)
 		cell_tristate(cell, (enum mp_tristate)v);
-	else if (p == MP_PARAM_REPLACEMENT)
-		cell_str(cell, mp_replacement_name((enum mp_replacement)v));
+	else if (mp_param_is_named(p))
+		cell_str(cell, mp_param_value_name(p, v));
 	else
 		(mp_param_is_size(p) ? cell_size : cell_int)(cell, v);
 }
 
-static const char *const counted_head[] = { "probe", "parameter", "value", "votes", NULL };
+static const char *const vote_head[] = { "probe", "parameter", "value", "votes", "runner-up",
+					 "", NULL };
+
+/* "5/7", the runner-up with its votes ("8M 2/7"), and UNSTABLE where the vote was split. */
+static void vote_row(const struct mp_vote *v, row_t cells)
+{
+	char value[CELL_LEN];
+
+	cell_str(cells[0], v->probe);
+	mp_param_label(cells[1], CELL_LEN, &v->s, v->param);
+	cell_param(cells[2], v->param, v->value);
+	mp_snprintf(cells[3], CELL_LEN, "%d/%d", (int)v->votes, (int)v->of);
+	cell_param(value, v->param, v->runner_up);
+	if (v->runner_up_votes > 0)
+		mp_snprintf(cells[4], CELL_LEN, "%s %d/%d", value, (int)v->runner_up_votes,
+			    (int)v->of);
+	else
+		cell_str(cells[4], NA);
+	cell_str(cells[5], v->stable == MP_NO ? "UNSTABLE" : "");
+}
 
 static void counted_row(const struct mp_result *r, int32_t i, row_t cells)
 {
-	const struct mp_counted *c = &r->counted[i];
+	vote_row(&r->counted[i], cells);
+}
 
-	cell_str(cells[0], c->probe);
-	mp_param_label(cells[1], CELL_LEN, &c->s, c->param);
-	cell_param(cells[2], c->param, c->value);
-	mp_snprintf(cells[3], CELL_LEN, "%d/%d", (int)c->votes, (int)c->of);
+static void voted_row(const struct mp_result *r, int32_t i, row_t cells)
+{
+	vote_row(&r->voted[i], cells);
 }
 
 static const char *const both_head[] = { "parameter", "timing", "counters", "verdict", NULL };
@@ -510,9 +529,30 @@ static void both_row(const struct mp_result *r, int32_t i, row_t cells)
 	cell_str(cells[3], both_verdict(c));
 }
 
+static int32_t unstable_count(const struct mp_result *r)
+{
+	int32_t n = 0;
+
+	for (int32_t i = 0; i < mp_count(r->nvoted, MP_MAX_VOTED); i++)
+		n += r->voted[i].stable == MP_NO;
+	return n;
+}
+
+static void put_confidence(struct mp_buf *b, const struct mp_result *r)
+{
+	const struct table voted = { vote_head, mp_count(r->nvoted, MP_MAX_VOTED), voted_row };
+
+	if (voted.nrows == 0)
+		return;
+	mp_buf_printf(b, "\nConfidence (each timing probe repeated in rounds; votes: rounds that "
+			 "found the value; UNSTABLE: under two thirds, %d value(s))\n",
+		      (int)unstable_count(r));
+	put_table(b, &voted, r);
+}
+
 static void put_counters(struct mp_buf *b, const struct mp_result *r)
 {
-	const struct table counted = { counted_head, mp_count(r->ncounted, MP_MAX_COUNTED),
+	const struct table counted = { vote_head, mp_count(r->ncounted, MP_MAX_COUNTED),
 				       counted_row };
 	const struct table both = { both_head, mp_count(r->ncomparisons, MP_MAX_COMPARISONS),
 				    both_row };
@@ -693,6 +733,7 @@ void mp_write_report(struct mp_buf *b, const struct mp_result *r)
 	put_header(b, r);
 	mp_write_report_audit(b, r);
 	put_measured(b, r);
+	put_confidence(b, r);
 	put_instruction_side(b, r);
 	put_documented(b, r);
 	mp_write_report_sources(b, r);

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MP_TOOL_NAME "memprobe"
-#define MP_VERSION "0.4.0"
+#define MP_VERSION "0.5.0"
 
 #define MP_NA (-1)
 
@@ -32,6 +32,7 @@
 #define MP_MAX_POINTS 160
 #define MP_MAX_NOTES 32
 #define MP_MAX_COUNTED 96
+#define MP_MAX_VOTED 96
 #define MP_MAX_COMPARISONS 64
 #define MP_NAME_LEN 48
 #define MP_TEXT_LEN 160
@@ -212,6 +213,8 @@ enum mp_param {
 	MP_PARAM_REPLACEMENT,        /* cache: enum mp_replacement */
 	MP_PARAM_ENTRIES,            /* TLB */
 	MP_PARAM_PAGE,               /* TLB: bytes one entry maps */
+	MP_PARAM_EFFECTIVE_SIZE,     /* cache: bytes a program can use (timing only) */
+	MP_PARAM_INCLUSION,          /* cache: enum mp_inclusion (timing only) */
 	MP_PARAM_COUNT
 };
 
@@ -223,14 +226,21 @@ struct mp_structure {
 	int64_t page_bytes;          /* TLB: the page size mapped while measuring; else MP_NA */
 };
 
-/* One value measured with performance counters and voted on (AMP 2.2). */
-struct mp_counted {
-	char probe[16];              /* "amp", "papi" */
+/*
+ * One value decided by votes (AMP 2.2): measured with performance counters
+ * (counted[], each vote a determination from counter minimums) or by a
+ * timing probe repeated in rounds (voted[], each round a vote; core/rounds.c).
+ */
+struct mp_vote {
+	char probe[16];              /* "amp", "papi", "levels", ... */
 	struct mp_structure s;
 	enum mp_param param;
-	int64_t value;               /* MP_NA: no vote decided */
+	int64_t value;               /* the winner; MP_NA: no vote decided, or "not measured" won */
 	int32_t votes;               /* votes for the value: its confidence */
 	int32_t of;                  /* votes cast */
+	int64_t runner_up;           /* the second most common value; MP_NA when there is none */
+	int32_t runner_up_votes;
+	enum mp_tristate stable;     /* two thirds or more for the winner (core/measure/vote.h) */
 };
 
 /* One parameter as timing and counters measured it (method "both"). */
@@ -348,7 +358,9 @@ struct mp_result {
 	int32_t nnotes;
 	char notes[MP_MAX_NOTES][MP_TEXT_LEN]; /* findings: disagreements, warnings */
 	int32_t ncounted;
-	struct mp_counted counted[MP_MAX_COUNTED];
+	struct mp_vote counted[MP_MAX_COUNTED];
+	int32_t nvoted;
+	struct mp_vote voted[MP_MAX_VOTED];     /* the timing probes' rounds */
 	int32_t ncomparisons;
 	struct mp_comparison comparisons[MP_MAX_COMPARISONS];
 	int32_t nfetch;
@@ -402,16 +414,40 @@ const char *mp_replacement_name(enum mp_replacement r);
 const char *mp_method_name(enum mp_method m);
 const char *mp_probe_status_name(enum mp_probe_status s);
 
-/* Counter values and comparisons (core/results/compare.c). */
+/* The parameters of a record and the tables of voted values (core/results/param.c). */
 const char *mp_param_name(enum mp_param p);
-struct mp_counted *mp_result_add_counted(struct mp_result *r, const char *probe,
-					 const struct mp_structure *s, enum mp_param param);
+/* Does the parameter belong to this kind of record (cache or TLB)? */
+bool mp_param_applies(const struct mp_structure *s, enum mp_param p);
+/* ... and do both timing and counters measure it (the comparisons table)? */
+bool mp_param_compared(const struct mp_structure *s, enum mp_param p);
+/* A parameter of a struct mp_cache or struct mp_tlb (s->tlb says which); MP_NA if not there. */
+int64_t mp_param_get(const void *rec, const struct mp_structure *s, enum mp_param p);
+void mp_param_set(void *rec, const struct mp_structure *s, enum mp_param p, int64_t v);
+/* Is the parameter written as a name ("yes", "lru", "exclusive")?  Its value's name, or NULL. */
+bool mp_param_is_named(enum mp_param p);
+const char *mp_param_value_name(enum mp_param p, int64_t v);
+/* Is the parameter's value written as a size? */
+bool mp_param_is_size(enum mp_param p);
+/* A value as the report writes it: "-", a name, a size (32K) or a number. */
+struct mp_buf;
+void mp_param_put(struct mp_buf *b, enum mp_param p, int64_t v);
+bool mp_same_structure(const struct mp_structure *a, const struct mp_structure *b);
 /* "L2 unified", "L1 data TLB 4K": the structure a parameter belongs to. */
 void mp_structure_label(char *out, size_t n, const struct mp_structure *s);
 /* "L2 unified ways", "L1 data TLB 4K entries": what a parameter is about. */
 void mp_param_label(char *out, size_t n, const struct mp_structure *s, enum mp_param param);
-/* Is the parameter's value written as a size, a boolean or a name? */
-bool mp_param_is_size(enum mp_param p);
+/* A counter probe's value, appended; NULL when the table is full. */
+struct mp_vote *mp_result_add_counted(struct mp_result *r, const char *probe,
+				      const struct mp_structure *s, enum mp_param param);
+/* The rounds' vote on a parameter, replacing an earlier one on the same; NULL when full. */
+struct mp_vote *mp_result_vote(struct mp_result *r, const char *probe,
+			       const struct mp_structure *s, enum mp_param param);
+const struct mp_vote *mp_result_find_voted(const struct mp_result *r,
+					   const struct mp_structure *s, enum mp_param param);
+/* Is a measured parameter's value in doubt: voted on in rounds, and split? */
+bool mp_result_unstable(const struct mp_result *r, const struct mp_structure *s,
+			enum mp_param param);
+
 /*
  * Merge the counter values into caches[] and tlbs[] (method "counters", or
  * "both" where timing agrees); a disagreement adds a note.  With `compare`

@@ -30,20 +30,22 @@ static const struct fact {
 	uint8_t owner, shape;
 	bool wide;                   /* int64_t; else a 32-bit integer or enum */
 	int doc, measured;
+	int param;                   /* the enum mp_param a measurement votes on; -1 */
 } facts[MP_FACT_COUNT] = {
-	[MP_FACT_SIZE] = { "size", CACHE, SIZE, true, DC(size_bytes), MC(size_bytes) },
-	[MP_FACT_LINE] = { "line", CACHE, COUNT, true, DC(line_bytes), MC(line_bytes) },
-	[MP_FACT_WAYS] = { "ways", CACHE, COUNT, true, DC(ways), MC(ways) },
-	[MP_FACT_SHARED_BY] = { "shared by", CACHE, COUNT, false, DC(shared_by), -1 },
-	[MP_FACT_INCLUSION] = { "inclusion", CACHE, NAME, false, DC(inclusion), MC(inclusion) },
+	[MP_FACT_SIZE] = { "size", CACHE, SIZE, true, DC(size_bytes), MC(size_bytes), MP_PARAM_SIZE },
+	[MP_FACT_LINE] = { "line", CACHE, COUNT, true, DC(line_bytes), MC(line_bytes), MP_PARAM_LINE },
+	[MP_FACT_WAYS] = { "ways", CACHE, COUNT, true, DC(ways), MC(ways), MP_PARAM_WAYS },
+	[MP_FACT_SHARED_BY] = { "shared by", CACHE, COUNT, false, DC(shared_by), -1, -1 },
+	[MP_FACT_INCLUSION] = { "inclusion", CACHE, NAME, false, DC(inclusion), MC(inclusion),
+				MP_PARAM_INCLUSION },
 	[MP_FACT_WRITE_ALLOCATE] = { "write allocate", CACHE, BOOL, false, DC(write_allocate),
-				     MC(write_allocate) },
-	[MP_FACT_ENTRIES] = { "entries", TLB, COUNT, true, TL(entries), TL(entries) },
-	[MP_FACT_TLB_WAYS] = { "ways", TLB, COUNT, true, TL(ways), TL(ways) },
-	[MP_FACT_LOGICAL_CPUS] = { "logical CPUs", PACKAGE, COUNT, false, SR(logical_cpus), -1 },
-	[MP_FACT_CORES] = { "cores", PACKAGE, COUNT, false, SR(cores), -1 },
+				     MC(write_allocate), MP_PARAM_WRITE_ALLOCATE },
+	[MP_FACT_ENTRIES] = { "entries", TLB, COUNT, true, TL(entries), TL(entries), MP_PARAM_ENTRIES },
+	[MP_FACT_TLB_WAYS] = { "ways", TLB, COUNT, true, TL(ways), TL(ways), MP_PARAM_WAYS },
+	[MP_FACT_LOGICAL_CPUS] = { "logical CPUs", PACKAGE, COUNT, false, SR(logical_cpus), -1, -1 },
+	[MP_FACT_CORES] = { "cores", PACKAGE, COUNT, false, SR(cores), -1, -1 },
 	[MP_FACT_THREADS_PER_CORE] = { "threads per core", PACKAGE, COUNT, false,
-				       SR(threads_per_core), -1 },
+				       SR(threads_per_core), -1, -1 },
 };
 
 static int64_t read_at(const void *rec, int off, bool wide)
@@ -237,6 +239,8 @@ static void fill_row(const struct mp_result *r, struct mp_verdict *v)
 	if (v->fact == MP_FACT_SIZE)
 		convert_totals(r, v);
 	judge_row(v, n);
+	if (f->param >= 0 && mp_result_unstable(r, &v->s, (enum mp_param)f->param))
+		v->measured_agrees = MP_UNKNOWN;   /* a split vote is no disagreement */
 }
 
 void mp_audit_judge(struct mp_result *r)

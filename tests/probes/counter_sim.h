@@ -125,11 +125,11 @@ static inline int cs_counted_tlb(const struct mp_sim_model *m, const struct mp_s
 }
 
 /* A counted value of a probe: caches by level and type, TLBs by level and page. */
-static inline const struct mp_counted *cs_find(const struct cs_run *s, const char *probe,
+static inline const struct mp_vote *cs_find(const struct cs_run *s, const char *probe,
 					const struct mp_structure *st, enum mp_param p)
 {
 	for (int32_t i = 0; i < s->r.ncounted; i++) {
-		const struct mp_counted *c = &s->r.counted[i];
+		const struct mp_vote *c = &s->r.counted[i];
 
 		if (strcmp(c->probe, probe) || c->param != p || c->s.tlb != st->tlb ||
 		    c->s.level != st->level)
@@ -143,7 +143,7 @@ static inline const struct mp_counted *cs_find(const struct cs_run *s, const cha
 static inline void cs_check(const struct cs_run *s, const char *probe, const struct mp_structure *st,
 		     enum mp_param p, int64_t want)
 {
-	const struct mp_counted *c = cs_find(s, probe, st, p);
+	const struct mp_vote *c = cs_find(s, probe, st, p);
 	char label[MP_TEXT_LEN];
 
 	mp_param_label(label, sizeof(label), st, p);

@@ -125,11 +125,11 @@ static void check_tlb(const struct cs_run *s, const char *probe, const struct mp
 }
 
 /* An instruction-side value of AMP's: its records carry the type 3.6 found (instruction or unified). */
-static const struct mp_counted *find_code(const struct cs_run *s, const struct mp_structure *st,
+static const struct mp_vote *find_code(const struct cs_run *s, const struct mp_structure *st,
 					  enum mp_param p)
 {
 	for (int32_t i = 0; i < s->r.ncounted; i++) {
-		const struct mp_counted *c = &s->r.counted[i];
+		const struct mp_vote *c = &s->r.counted[i];
 
 		if (!strcmp(c->probe, "amp") && c->param == p && c->s.tlb == st->tlb &&
 		    c->s.level == st->level && c->s.type != MP_KIND_DATA &&
@@ -143,7 +143,7 @@ static const struct mp_counted *find_code(const struct cs_run *s, const struct m
 static void check_code_value(const struct cs_run *s, const struct mp_structure *st,
 			     enum mp_param p, int64_t want)
 {
-	const struct mp_counted *c = find_code(s, st, p);
+	const struct mp_vote *c = find_code(s, st, p);
 	char label[MP_TEXT_LEN];
 
 	mp_param_label(label, sizeof(label), st, p);

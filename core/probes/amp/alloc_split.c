@@ -126,7 +126,7 @@ static bool open_job(struct policy_job *j, struct amp_level *l, const char *regi
 }
 
 /* Prime the flushers (both chains), then decide. */
-static enum mp_status decide(struct policy_job *j, struct mp_counter_tally *t)
+static enum mp_status decide(struct policy_job *j, struct mp_tally *t)
 {
 	struct mp_counter_decision d = { measure, j, missed };
 	enum mp_status st = amp_walk(j->l->a, &j->ch, j->ch.steps);
@@ -136,12 +136,12 @@ static enum mp_status decide(struct policy_job *j, struct mp_counter_tally *t)
 	return st == MP_OK ? mp_counter_decide(&j->l->a->k, &d, t) : st;
 }
 
-enum mp_status amp_write_allocate(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_write_allocate(struct amp_level *l, struct mp_tally *t)
 {
 	struct policy_job j = { 0 };
 	enum mp_status st;
 
-	*t = (struct mp_counter_tally){ MP_NA, 0, 0 };
+	*t = mp_tally_none();
 	if (!open_job(&j, l, "amp-write-allocate"))
 		return MP_OK;
 	st = decide(&j, t);
@@ -189,14 +189,14 @@ static enum mp_status build_other(struct policy_job *j, struct mp_mem *other)
 	return st;
 }
 
-enum mp_status amp_unified(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_unified(struct amp_level *l, struct mp_tally *t)
 {
 	enum mp_kind own = l->a->link.op == MP_OP_CHASE ? MP_KIND_DATA : MP_KIND_INSTRUCTION;
 	struct policy_job j = { 0 };
 	struct mp_mem other;
 	enum mp_status st;
 
-	*t = (struct mp_counter_tally){ MP_NA, 0, 0 };
+	*t = mp_tally_none();
 	if (!open_job(&j, l, "amp-unified"))
 		return MP_OK;
 	j.flush.steps = 0;

@@ -73,15 +73,15 @@ enum mp_status amp_count_cold(struct mp_counter *k, void *chase, uint64_t *misse
 uint64_t amp_grid(const struct amp_level *l, uint64_t bytes);
 
 /* A result decided by several decisions is as sure as the least sure of them. */
-void amp_weakest(struct mp_counter_tally *acc, const struct mp_counter_tally *t);
+void amp_weakest(struct mp_tally *acc, const struct mp_tally *t);
 
 /* The algorithms; each sets t->value (MP_NA when it cannot decide) and its tally. */
-enum mp_status amp_unit(struct amp_level *l, struct mp_counter_tally *t);            /* 3.1 */
-enum mp_status amp_boundary(struct amp_level *l, struct mp_counter_tally *t);        /* 3.2 */
-enum mp_status amp_ways(struct amp_level *l, struct mp_counter_tally *t);            /* 3.3 */
-enum mp_status amp_write_allocate(struct amp_level *l, struct mp_counter_tally *t);  /* 3.4 */
-enum mp_status amp_replacement(struct amp_level *l, struct mp_counter_tally *t);     /* 3.5 */
-enum mp_status amp_unified(struct amp_level *l, struct mp_counter_tally *t);         /* 3.6 */
+enum mp_status amp_unit(struct amp_level *l, struct mp_tally *t);            /* 3.1 */
+enum mp_status amp_boundary(struct amp_level *l, struct mp_tally *t);        /* 3.2 */
+enum mp_status amp_ways(struct amp_level *l, struct mp_tally *t);            /* 3.3 */
+enum mp_status amp_write_allocate(struct amp_level *l, struct mp_tally *t);  /* 3.4 */
+enum mp_status amp_replacement(struct amp_level *l, struct mp_tally *t);     /* 3.5 */
+enum mp_status amp_unified(struct amp_level *l, struct mp_tally *t);         /* 3.6 */
 
 /*
  * From the boundary to the capacity: a victim cache's misses begin only when

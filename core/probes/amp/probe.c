@@ -13,7 +13,7 @@
 
 /* What one level's votes decided, recorded once its type is known. */
 struct decided {
-	struct mp_counter_tally t[MP_PARAM_COUNT];
+	struct mp_tally t[MP_PARAM_COUNT];
 	bool have[MP_PARAM_COUNT];
 };
 
@@ -33,10 +33,10 @@ static void note(struct amp *a, const struct amp_level *l, const char *what)
 	mp_result_add_note(a->c->r, text);
 }
 
-typedef enum mp_status (*algorithm)(struct amp_level *l, struct mp_counter_tally *t);
+typedef enum mp_status (*algorithm)(struct amp_level *l, struct mp_tally *t);
 
 /* Say what one algorithm decided, and what it cost. */
-static void tell(const struct amp_level *l, enum mp_param p, const struct mp_counter_tally *t,
+static void tell(const struct amp_level *l, enum mp_param p, const struct mp_tally *t,
 		 uint64_t accesses)
 {
 	mp_logf(l->a->c->p, MP_LOG_INFO, "amp: L%d %s %s: %lld (%d/%d votes, %llu accesses)",
@@ -64,16 +64,14 @@ static void record(struct amp *a, const struct amp_level *l, enum mp_kind type,
 								 : MP_NA };
 
 	for (int p = 0; p < MP_PARAM_COUNT; p++) {
-		struct mp_counted *c;
+		struct mp_vote *c;
 
 		if (!d->have[p])
 			continue;
 		c = mp_result_add_counted(a->c->r, "amp", &s, (enum mp_param)p);
 		if (!c)
 			return;
-		c->value = d->t[p].value;
-		c->votes = d->t[p].votes;
-		c->of = d->t[p].of;
+		mp_vote_from(c, &d->t[p]);
 	}
 }
 
@@ -109,7 +107,7 @@ static bool unit_and_size(struct amp_level *l, struct decided *d)
 static enum mp_kind level_type(struct amp_level *l)
 {
 	bool code = l->a->link.op == MP_OP_CODE;
-	struct mp_counter_tally t;
+	struct mp_tally t;
 
 	if (l->level == 1 && !code)
 		return MP_KIND_DATA;
@@ -129,7 +127,7 @@ static bool frames_agree(struct amp_level *l)
 {
 	struct amp *a = l->a;
 	struct mp_mem whole = a->mem;
-	struct mp_counter_tally t;
+	struct mp_tally t;
 	uint64_t size = l->size, ways = l->ways, half = whole.bytes / 2;
 	bool ok = false;
 

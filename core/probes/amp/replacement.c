@@ -227,9 +227,9 @@ static enum mp_status vote(struct mp_counter *k, void *level, int64_t *v)
 	return st;
 }
 
-enum mp_status amp_replacement(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_replacement(struct amp_level *l, struct mp_tally *t)
 {
-	*t = (struct mp_counter_tally){ MP_NA, 0, 0 };
+	*t = mp_tally_none();
 	if (!fits(l))
 		return MP_OK;
 	return mp_counter_vote(&l->a->k, vote, l, t);

@@ -116,7 +116,7 @@ static int64_t unit_of(uint64_t misses, const void *job)
 	return (int64_t)(j->stride * amp_pow2_round((double)j->ch.steps / (double)misses));
 }
 
-enum mp_status amp_unit(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_unit(struct amp_level *l, struct mp_tally *t)
 {
 	struct row w = row_of(l);
 	struct unit_job j = { { .steps = w.bytes / w.stride, .ev = l->ev, .region = "amp-unit",
@@ -132,7 +132,7 @@ enum mp_status amp_unit(struct amp_level *l, struct mp_counter_tally *t)
 	return mp_counter_decide(&l->a->k, &d, t);
 }
 
-void amp_weakest(struct mp_counter_tally *acc, const struct mp_counter_tally *t)
+void amp_weakest(struct mp_tally *acc, const struct mp_tally *t)
 {
 	if (acc->of == 0 || t->votes < acc->votes) {
 		acc->votes = t->votes;
@@ -145,7 +145,7 @@ void amp_weakest(struct mp_counter_tally *acc, const struct mp_counter_tally *t)
 /* What the footprints tried so far say: the largest that fit, the smallest that did not. */
 struct search {
 	struct mp_capacity cap;
-	struct mp_counter_tally sure;    /* the least sure decision */
+	struct mp_tally sure;    /* the least sure decision */
 };
 
 enum fit { FITS = 0, SOME_MISS, FAILS };
@@ -166,7 +166,7 @@ static enum mp_status try_footprint(struct amp_level *l, uint64_t bytes, struct 
 	uint64_t n = bytes / l->unit;
 	struct amp_chase ch = { .ev = l->ev, .region = "amp-capacity", .op = l->a->link.op };
 	struct mp_counter_decision d = { amp_count, &ch, fit_of };
-	struct mp_counter_tally t;
+	struct mp_tally t;
 	enum mp_status st = mp_link_grouped(&l->a->link, &l->a->mem, n * l->unit, l->unit,
 					    l->unit, &l->a->g, &ch.cursor);
 
@@ -237,9 +237,9 @@ static enum mp_status double_up(struct amp_level *l, struct search *s, uint64_t 
 	return st;
 }
 
-enum mp_status amp_boundary(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_boundary(struct amp_level *l, struct mp_tally *t)
 {
-	struct search s = { { 0, UINT64_MAX, l->unit }, { 0, 0, 0 } };
+	struct search s = { { 0, UINT64_MAX, l->unit }, mp_tally_none() };
 	struct refinement rf = { l, &s };
 	uint64_t size;
 	uint64_t pass, fail;

@@ -174,11 +174,11 @@ static int64_t outcome_of(uint64_t misses, const void *job)
 
 /* How n elements gap apart (with flushers) fare; a chain too big SPILLS. */
 static enum mp_status try_set(struct amp_level *l, uint64_t n, uint64_t gap, enum outcome *o,
-			      struct mp_counter_tally *sure)
+			      struct mp_tally *sure)
 {
 	struct thrash_job j = { { .ev = l->ev, .region = "amp-assoc", .op = l->a->link.op }, n };
 	struct mp_counter_decision d = { amp_count, &j, outcome_of };
-	struct mp_counter_tally t;
+	struct mp_tally t;
 	enum mp_status st;
 
 	*o = SPILLS;
@@ -209,7 +209,7 @@ static uint64_t next_factor(uint64_t lines, uint64_t k)
  * apart also fit in their one set, and 2k elements N/2k apart in their two.
  */
 static enum mp_status consistent(struct amp_level *l, uint64_t n, uint64_t k, bool *yes,
-				 struct mp_counter_tally *sure)
+				 struct mp_tally *sure)
 {
 	enum outcome o = SPILLS;
 	enum mp_status st = try_set(l, k, n / k, &o, sure);
@@ -223,7 +223,7 @@ static enum mp_status consistent(struct amp_level *l, uint64_t n, uint64_t k, bo
 
 /* The associativity of capacity n: 0 when no hypothesis explains the experiments. */
 static enum mp_status find_ways(struct amp_level *l, uint64_t n, uint64_t *ways,
-				struct mp_counter_tally *sure)
+				struct mp_tally *sure)
 {
 	uint64_t lines = n / l->unit, limit = l->tlb ? lines : MAX_CACHE_WAYS, k;
 	enum mp_status st = MP_OK;
@@ -243,12 +243,12 @@ static enum mp_status find_ways(struct amp_level *l, uint64_t n, uint64_t *ways,
 	return st == MP_ENOMEM ? MP_OK : st;
 }
 
-enum mp_status amp_ways(struct amp_level *l, struct mp_counter_tally *t)
+enum mp_status amp_ways(struct amp_level *l, struct mp_tally *t)
 {
 	uint64_t ways;
 	enum mp_status st;
 
-	*t = (struct mp_counter_tally){ MP_NA, 0, 0 };
+	*t = mp_tally_none();
 	st = find_ways(l, l->size, &ways, t);
 	t->value = ways ? (int64_t)ways : MP_NA;
 	return st;

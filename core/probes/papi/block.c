@@ -108,10 +108,10 @@ static enum mp_status rate_at(struct papi *p, struct papi_level *l, uint64_t s, 
 	return st;
 }
 
-static void sure_once(struct mp_counter_tally *t, int64_t value)
+static void sure_once(struct mp_tally *t, int64_t value)
 {
 	/* PAPI does not vote: the counts "exhibit little or no variability". */
-	*t = (struct mp_counter_tally){ value, 1, 1 };
+	*t = mp_tally_single(value);
 }
 
 enum mp_status papi_unit(struct papi *p, struct papi_level *l)

@@ -30,7 +30,7 @@ struct papi_level {
 	uint64_t size;         /* bytes (a TLB: entries x page) */
 	uint64_t unit;         /* line or page, from cacheBlock */
 	uint64_t ways;
-	struct mp_counter_tally sure[3];   /* size, unit, ways: how sure */
+	struct mp_tally sure[3];   /* size, unit, ways: how sure */
 };
 
 struct papi {

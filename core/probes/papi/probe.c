@@ -24,7 +24,7 @@ static enum mp_kind type_of(const struct papi *p, const struct papi_level *l)
 	const struct mp_result *r = p->c->r;
 
 	for (int32_t i = 0; i < mp_count(r->ncounted, MP_MAX_COUNTED); i++) {
-		const struct mp_counted *c = &r->counted[i];
+		const struct mp_vote *c = &r->counted[i];
 
 		if (!mp_strcmp(c->probe, "amp") && c->s.level == l->level && c->s.tlb == l->tlb &&
 		    (!l->tlb || c->s.page_bytes == (int64_t)p->mem.page_bytes))
@@ -34,15 +34,14 @@ static enum mp_kind type_of(const struct papi *p, const struct papi_level *l)
 }
 
 static void put(struct papi *p, const struct mp_structure *s, enum mp_param param,
-		const struct mp_counter_tally *t, int64_t value)
+		const struct mp_tally *t, int64_t value)
 {
-	struct mp_counted *c;
+	struct mp_vote *c;
 
 	if (value <= 0 || !(c = mp_result_add_counted(p->c->r, "papi", s, param)))
 		return;
+	mp_vote_from(c, t);
 	c->value = value;
-	c->votes = t->votes;
-	c->of = t->of;
 }
 
 static void record(struct papi *p, const struct papi_level *l)

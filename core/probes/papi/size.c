@@ -135,7 +135,7 @@ static enum mp_status refine(struct papi *p, struct papi_level *l)
 	struct refinement rf = { p, l };
 	enum mp_status st = mp_capacity_refine(&s, try_one, &rf, &l->size);
 
-	l->sure[0] = (struct mp_counter_tally){ (int64_t)l->size, 1, 1 };
+	l->sure[0] = mp_tally_single((int64_t)l->size);
 	return st;
 }
 

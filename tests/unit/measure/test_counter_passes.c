@@ -39,10 +39,10 @@ static int count_notes(const struct mp_result *r, const char *part)
 	return n;
 }
 
-static const struct mp_counted *same(const struct mp_result *r, const struct mp_counted *c)
+static const struct mp_vote *same(const struct mp_result *r, const struct mp_vote *c)
 {
 	for (int32_t i = 0; i < r->ncounted; i++) {
-		const struct mp_counted *o = &r->counted[i];
+		const struct mp_vote *o = &r->counted[i];
 
 		if (!strcmp(o->probe, c->probe) && o->param == c->param &&
 		    o->s.level == c->s.level && o->s.type == c->s.type && o->s.tlb == c->s.tlb &&
@@ -58,7 +58,7 @@ static void compare(const struct cs_run *full, const struct cs_run *few, unsigne
 	int differ = 0;
 
 	for (int32_t i = 0; i < full->r.ncounted; i++) {
-		const struct mp_counted *c = &full->r.counted[i], *o = same(&few->r, c);
+		const struct mp_vote *c = &full->r.counted[i], *o = same(&few->r, c);
 		char label[MP_TEXT_LEN];
 
 		if (o && o->value == c->value)

@@ -16,7 +16,7 @@ static const struct mp_structure tlb = { 1, MP_KIND_DATA, true, 4096 };
 
 static void count(const char *probe, const struct mp_structure *s, enum mp_param p, int64_t v)
 {
-	struct mp_counted *c = mp_result_add_counted(&r, probe, s, p);
+	struct mp_vote *c = mp_result_add_counted(&r, probe, s, p);
 
 	c->value = v;
 	c->votes = c->of = 8;

@@ -89,18 +89,28 @@ static void fill_counters(struct mp_result *res)
 {
 	static const struct mp_structure l2 = { 2, MP_KIND_UNIFIED, false, MP_NA };
 	static const struct mp_structure dtlb = { 1, MP_KIND_DATA, true, 4096 };
-	struct mp_counted *c;
+	struct mp_vote *c;
 
 	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_WAYS);
 	c->value = 8;
 	c->votes = 7;
 	c->of = 8;
+	c->runner_up = 16;
+	c->runner_up_votes = 1;
+	c->stable = MP_YES;
 	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_WRITE_ALLOCATE);
 	c->value = MP_YES;
 	c->votes = c->of = 8;
 	c = mp_result_add_counted(res, "amp", &l2, MP_PARAM_REPLACEMENT);
 	c->value = MP_REPL_LRU;
 	c->votes = c->of = 8;
+	c = mp_result_vote(res, "levels", &l2, MP_PARAM_INCLUSION);
+	c->value = MP_INCL_EXCLUSIVE;
+	c->votes = 2;
+	c->of = 5;
+	c->runner_up = MP_INCL_NONINCLUSIVE;
+	c->runner_up_votes = 2;
+	c->stable = MP_NO;
 	c = mp_result_add_counted(res, "papi", &dtlb, MP_PARAM_ENTRIES);
 	c->value = 64;
 	c->votes = c->of = 8;
@@ -241,6 +251,7 @@ static const char empty_json[] =
 	"  \"counted\": [],\n"
 	"  \"comparisons\": [],\n"
 	"  \"fetch\": [],\n"
+	"  \"votes\": [],\n"
 	"  \"sources\": [],\n"
 	"  \"verdicts\": []\n"
 	"}\n";
@@ -328,8 +339,15 @@ static void test_sample(void)
 	check_has(j, "\"method\": \"documented\",", "documented method");
 	check_has(j, "\"source\": \"cpuid leaf 4\",", "documented source");
 	check_has(j, "\"probe\": \"amp\",\n      \"parameter\": \"L2 unified ways\",\n"
-		     "      \"value\": 8,\n      \"votes\": 7,\n      \"of\": 8\n",
+		     "      \"value\": 8,\n      \"votes\": 7,\n      \"of\": 8,\n"
+		     "      \"runner_up\": 16,\n      \"runner_up_votes\": 1,\n"
+		     "      \"stable\": true\n",
 		  "counted value with its votes");
+	check_has(j, "\"votes\": [\n    {\n      \"probe\": \"levels\",\n"
+		     "      \"parameter\": \"L2 unified inclusion\",\n      \"value\": \"exclusive\",\n"
+		     "      \"votes\": 2,\n      \"of\": 5,\n      \"runner_up\": \"non-inclusive\",\n"
+		     "      \"runner_up_votes\": 2,\n      \"stable\": false\n",
+		  "a timing vote: split, unstable, inclusion by name");
 	check_has(j, "\"parameter\": \"L2 unified write allocate\",\n      \"value\": true,",
 		  "counted write allocation is a boolean");
 	check_has(j, "\"value\": \"lru\",", "counted replacement is a name");

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A timing probe repeated in rounds, each an independent determination of
+ * everything it finds, and every discrete value voted on (docs/algorithms.md,
+ * "Votes").  Each round starts from the result as it stood before the probe;
+ * the round that agrees with the most winners is kept whole (its curves,
+ * notes, latencies), every voted value set to its winner, and the votes
+ * recorded in voted[].
+ *
+ * The number of rounds adapts: a profile's minimum, then more while a value
+ * is split, up to its maximum or its time bound.  A quiet machine gives
+ * unanimous rounds and stops at the minimum.
+ */
+#include "core/lib/bits.h"
+#include "core/lib/str.h"
+#include "core/measure/timing.h"
+#include "core/measure/vote.h"
+#include "core/rounds.h"
+
+static const struct {
+	unsigned min, max;
+	double seconds;       /* no new round once the next would end past this */
+} plans[] = {
+	[MP_PROFILE_QUICK] = { 2, 5, 4.0 },
+	[MP_PROFILE_FULL] = { 3, MP_ROUNDS_MAX, 30.0 },
+};
+
+/* A record of the result: a cache by level and type, a TLB also by its place among its like. */
+struct key {
+	struct mp_structure s;
+	int32_t nth;
+};
+
+/* One parameter of one record, as each round found it. */
+struct field {
+	struct key k;
+	enum mp_param p;
+	int64_t found[MP_ROUNDS_MAX];
+	struct mp_tally t;
+};
+
+#define MAX_FIELDS ((MP_MAX_CACHES + MP_MAX_TLBS) * MP_PARAM_COUNT)
+
+static struct mp_result before, rounds[MP_ROUNDS_MAX];
+static struct field fields[MAX_FIELDS];
+static unsigned nfields;
+
+static void *find_record(struct mp_result *r, const struct key *k)
+{
+	int32_t nth = 0;
+
+	for (int32_t i = 0; !k->s.tlb && i < mp_count(r->ncaches, MP_MAX_CACHES); i++)
+		if (r->caches[i].level == k->s.level && r->caches[i].type == k->s.type)
+			return &r->caches[i];
+	for (int32_t i = 0; k->s.tlb && i < mp_count(r->ntlbs, MP_MAX_TLBS); i++)
+		if (r->tlbs[i].level == k->s.level && r->tlbs[i].type == k->s.type &&
+		    nth++ == k->nth)
+			return &r->tlbs[i];
+	return NULL;
+}
+
+static int64_t value_in(struct mp_result *r, const struct field *f)
+{
+	return mp_param_get(find_record(r, &f->k), &f->k.s, f->p);
+}
+
+static bool same_field(const struct field *f, const struct key *k, enum mp_param p)
+{
+	return f->p == p && f->k.nth == k->nth && f->k.s.level == k->s.level &&
+	       f->k.s.type == k->s.type && f->k.s.tlb == k->s.tlb;
+}
+
+static void add_field(const struct key *k, enum mp_param p)
+{
+	for (unsigned i = 0; i < nfields; i++)
+		if (same_field(&fields[i], k, p))
+			return;
+	if (nfields < MAX_FIELDS)
+		fields[nfields++] = (struct field){ .k = *k, .p = p };
+}
+
+/* Every parameter of every record a round holds, as fields (the list grows round by round). */
+static void add_fields_of(const struct mp_result *r)
+{
+	struct key k = { { 0, MP_KIND_UNKNOWN, false, MP_NA }, 0 };
+
+	for (int32_t i = 0; i < mp_count(r->ncaches, MP_MAX_CACHES); i++) {
+		k.s = (struct mp_structure){ r->caches[i].level, r->caches[i].type, false, MP_NA };
+		for (int p = 0; p < MP_PARAM_COUNT; p++)
+			if (mp_param_applies(&k.s, (enum mp_param)p))
+				add_field(&k, (enum mp_param)p);
+	}
+	for (int32_t i = 0; i < mp_count(r->ntlbs, MP_MAX_TLBS); i++) {
+		k.s = (struct mp_structure){ r->tlbs[i].level, r->tlbs[i].type, true, MP_NA };
+		k.nth = 0;
+		for (int32_t j = 0; j < i; j++)
+			k.nth += r->tlbs[j].level == k.s.level && r->tlbs[j].type == k.s.type;
+		for (int p = 0; p < MP_PARAM_COUNT; p++)
+			if (mp_param_applies(&k.s, (enum mp_param)p))
+				add_field(&k, (enum mp_param)p);
+	}
+}
+
+/* Did this probe determine the field: did some round find other than what stood before? */
+static bool determined(const struct field *f, unsigned n)
+{
+	int64_t was = value_in(&before, f);
+
+	for (unsigned i = 0; i < n; i++)
+		if (f->found[i] != was)
+			return true;
+	return false;
+}
+
+/* Tally every field over the first n rounds; how many the probe determined. */
+static unsigned tally(unsigned n)
+{
+	unsigned voted = 0;
+
+	nfields = 0;
+	for (unsigned i = 0; i < n; i++)
+		add_fields_of(&rounds[i]);
+	for (unsigned i = 0; i < nfields; i++) {
+		struct field *f = &fields[i];
+
+		for (unsigned j = 0; j < n; j++)
+			f->found[j] = value_in(&rounds[j], f);
+		mp_tally_count(f->found, n, &f->t);
+		if (!determined(f, n))
+			f->t.of = 0;            /* not this probe's: no vote */
+		voted += f->t.of > 0;
+	}
+	return voted;
+}
+
+/* Would another round change nothing: every vote unanimous, or every winner certain? */
+static bool decided(unsigned done, unsigned max)
+{
+	bool unanimous = true, settled = true;
+
+	for (unsigned i = 0; i < nfields; i++) {
+		if (fields[i].t.of == 0)
+			continue;
+		unanimous &= fields[i].t.runner_up_votes == 0;
+		settled &= mp_tally_settled(&fields[i].t, max - done);
+	}
+	return unanimous || settled;
+}
+
+/* The round that agrees with the most winners; the first of those tied. */
+static unsigned representative(unsigned n)
+{
+	unsigned best = 0, best_agree = 0;
+
+	for (unsigned j = 0; j < n; j++) {
+		unsigned agree = 0;
+
+		for (unsigned i = 0; i < nfields; i++)
+			agree += fields[i].t.of > 0 && fields[i].found[j] == fields[i].t.value;
+		if (agree > best_agree || j == 0) {
+			best = j;
+			best_agree = agree;
+		}
+	}
+	return best;
+}
+
+/* The record for a key in r, added when the winner has a value and r has none. */
+static void *record_for(struct mp_result *r, const struct key *k, int64_t winner)
+{
+	void *rec = find_record(r, k);
+
+	if (rec || winner == MP_NA)
+		return rec;
+	if (k->s.tlb) {
+		struct mp_tlb *t = mp_result_add_tlb(r);
+
+		if (t)
+			t->level = k->s.level, t->type = k->s.type;
+		return t;
+	}
+	struct mp_cache *c = mp_result_add_cache(r);
+
+	if (c)
+		c->level = k->s.level, c->type = k->s.type;
+	return c;
+}
+
+static void apply(struct mp_result *r, const char *probe)
+{
+	for (unsigned i = 0; i < nfields; i++) {
+		struct field *f = &fields[i];
+		void *rec = f->t.of > 0 ? record_for(r, &f->k, f->t.value) : NULL;
+		struct mp_structure s = f->k.s;
+		struct mp_vote *v;
+
+		if (!rec)
+			continue;
+		mp_param_set(rec, &s, f->p, f->t.value);
+		if (s.tlb)
+			s.page_bytes = ((const struct mp_tlb *)rec)->page_bytes;
+		if ((v = mp_result_vote(r, probe, &s, f->p)) != NULL)
+			mp_vote_from(v, &f->t);
+	}
+}
+
+static void run_round(struct mp_platform *p, const struct mp_config *cfg,
+		      const struct mp_probe_def *def, int32_t self, unsigned i)
+{
+	struct mp_result *r = &rounds[i];
+	struct mp_ctx ctx = { .p = p, .cfg = cfg, .r = r, .self = &r->probes[self] };
+
+	mp_memcpy(r, &before, sizeof(*r));
+	def->run(&ctx);
+}
+
+/* Rounds until decided, or the plan's maximum, or its time bound; how many ran (fields tallied). */
+static unsigned run_rounds(struct mp_platform *p, const struct mp_config *cfg,
+			   const struct mp_probe_def *def, int32_t self)
+{
+	unsigned min = plans[cfg->profile].min, max = plans[cfg->profile].max, n = 0;
+	uint64_t t0 = mp_now(p);
+
+	if (cfg->rounds != MP_ROUNDS_AUTO)
+		min = max = cfg->rounds;
+	for (;;) {
+		run_round(p, cfg, def, self, n++);
+		if (tally(n) == 0 || n >= max)
+			return n;                  /* nothing to vote on, or no more rounds */
+		if (n >= min && decided(n, max))
+			return n;
+		if (n >= min && mp_seconds_since(p, t0) * (double)(n + 1) / (double)n >
+					plans[cfg->profile].seconds)
+			return n;
+		mp_logf(p, MP_LOG_INFO, "probe %s: round %u of at most %u", def->name, n + 1, max);
+	}
+}
+
+void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r,
+		   const struct mp_probe_def *def, struct mp_probe *self)
+{
+	unsigned n, voted = 0, unstable = 0;
+
+	mp_memcpy(&before, r, sizeof(before));
+	n = run_rounds(p, cfg, def, (int32_t)(self - r->probes));
+	mp_memcpy(r, &rounds[representative(n)], sizeof(*r));
+	apply(r, def->name);
+	for (unsigned i = 0; i < nfields; i++) {
+		voted += fields[i].t.of > 0;
+		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);
+	}
+	if (n > 1)
+		mp_logf(p, MP_LOG_INFO, "probe %s: %u rounds, %u value(s) voted, %u unstable",
+			def->name, n, voted, unstable);
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rounds (core/rounds.c) on the simulator's platform, with a scripted
+ * probe whose every round reports the L2 size the script says: unanimous
+ * rounds stop at the profile's minimum, split ones go on until the winner
+ * is certain or the maximum is reached, a split vote is unstable and no
+ * disagreement in the audit, the round kept whole is one that agrees with
+ * the winners, and a value the probe does not determine gets no vote.
+ */
+#include "core/results/audit.h"
+#include "core/rounds.h"
+#include "tests/probes/counter_sim.h"
+
+static const char tiny[] =
+	"name = tiny\n"
+	"clock freq=1G\n"
+	"cache L1D size=4K line=32 ways=2 latency=2 replacement=lru\n"
+	"memory latency=60\n";
+
+#define K 1024
+static const int64_t *script;
+static unsigned nscript, calls;
+
+/* One round: an L2 of the script's next size, 8 ways, and a curve naming the round. */
+static void scripted(struct mp_ctx *c)
+{
+	struct mp_cache *l2 = mp_result_add_cache(c->r);
+	char name[MP_NAME_LEN];
+
+	l2->level = 2;
+	l2->type = MP_KIND_UNIFIED;
+	l2->size_bytes = script[calls % nscript];
+	l2->ways = 8;
+	snprintf(name, sizeof(name), "round-%u", calls);
+	mp_result_add_curve(c->r, name, "bytes", "cycles");
+	calls++;
+}
+
+static const struct mp_probe_def def = { "scripted", "a scripted probe", scripted,
+					 MP_METHOD_TIMING };
+
+static struct cs_run s;
+
+/* Run the scripted probe in rounds; the vote on the L2's size, or NULL. */
+static const struct mp_vote *run(const int64_t *sizes, unsigned n, uint32_t rounds)
+{
+	struct mp_structure l2 = { 2, MP_KIND_UNIFIED, false, MP_NA };
+	struct mp_probe *self;
+
+	script = sizes, nscript = n, calls = 0;
+	s.cfg.rounds = rounds;
+	mp_result_init(&s.r, "sim");
+	self = mp_result_add_probe(&s.r, def.name);
+	mp_rounds_run(s.p, &s.cfg, &s.r, &def, self);
+	return mp_result_find_voted(&s.r, &l2, MP_PARAM_SIZE);
+}
+
+static void test_unanimous(void)
+{
+	const int64_t sizes[] = { 512 * K };
+	const struct mp_vote *v = run(sizes, 1, MP_ROUNDS_AUTO);
+	const struct mp_cache *c = mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED);
+
+	CHECK_EQ_INT(calls, 2, "unanimous: the quick profile's 2 rounds");
+	CHECK(v && v->value == 512 * K && v->votes == 2 && v->of == 2 && v->stable == MP_YES &&
+	      v->runner_up == MP_NA, "unanimous: 512K, 2 of 2, stable");
+	CHECK(c && c->size_bytes == 512 * K && c->ways == 8, "the record holds the winners");
+	CHECK(s.r.nvoted == 2, "size and ways voted, nothing else (%d)", (int)s.r.nvoted);
+}
+
+/* 1M, 2M, 1M, 1M: after 4 rounds 3 against 1 with one to come, the winner is certain. */
+static void test_split_then_certain(void)
+{
+	const int64_t sizes[] = { 1024 * K, 2048 * K, 1024 * K, 1024 * K, 2048 * K };
+	const struct mp_vote *v = run(sizes, 5, MP_ROUNDS_AUTO);
+
+	CHECK_EQ_INT(calls, 4, "split: rounds go on until the winner is certain");
+	CHECK(v && v->value == 1024 * K && v->votes == 3 && v->of == 4 && v->runner_up == 2048 * K &&
+	      v->runner_up_votes == 1 && v->stable == MP_YES, "1M 3 of 4, runner-up 2M 1 of 4");
+	CHECK(strcmp(s.r.curves[0].name, "round-0") == 0, "the first round that agrees is kept (%s)",
+	      s.r.curves[0].name);
+}
+
+/* 1M, 2M alternating, then 4M: no winner is certain, the maximum ends it, the vote is split. */
+static void test_unstable(void)
+{
+	const int64_t sizes[] = { 2048 * K, 1024 * K, 2048 * K, 1024 * K, 4096 * K };
+	struct mp_source *doc;
+	struct mp_doc_cache *dc;
+	const struct mp_vote *v = run(sizes, 5, MP_ROUNDS_AUTO);
+
+	CHECK_EQ_INT(calls, 5, "split to the end: the quick profile's maximum, 5");
+	CHECK(v && v->value == 2048 * K && v->votes == 2 && v->of == 5 && v->stable == MP_NO,
+	      "2M wins 2 of 5: unstable");
+	doc = mp_audit_add_source(&s.r, "model");
+	dc = mp_source_add_cache(doc);
+	*dc = (struct mp_doc_cache){ 2, MP_KIND_UNIFIED, 1024 * K, MP_SCOPE_ONE, MP_NA, MP_NA,
+				     MP_NA, MP_INCL_UNKNOWN, MP_UNKNOWN };
+	mp_audit_judge(&s.r);
+	CHECK(s.r.audit.nverdicts == 1 && s.r.audit.verdicts[0].measured == 2048 * K &&
+	      !mp_verdict_disagrees(&s.r.audit.verdicts[0]),
+	      "an unstable measurement against the documented 1M is no disagreement");
+}
+
+static void test_fixed_rounds(void)
+{
+	const int64_t sizes[] = { 256 * K };
+	const struct mp_vote *v = run(sizes, 1, 3);
+
+	CHECK(calls == 3 && v && v->votes == 3 && v->of == 3, "rounds = 3: exactly 3 rounds");
+}
+
+/* A probe that finds what stood before determines nothing: one round, no vote. */
+static void test_nothing_determined(void)
+{
+	const int64_t sizes[] = { 512 * K };
+	struct mp_structure l2 = { 2, MP_KIND_UNIFIED, false, MP_NA };
+	struct mp_probe *self;
+
+	script = sizes, nscript = 1, calls = 0;
+	s.cfg.rounds = MP_ROUNDS_AUTO;
+	mp_result_init(&s.r, "sim");
+	scripted(&(struct mp_ctx){ .p = s.p, .cfg = &s.cfg, .r = &s.r });
+	calls = 0;
+	self = mp_result_add_probe(&s.r, def.name);
+	mp_rounds_run(s.p, &s.cfg, &s.r, &def, self);
+	CHECK_EQ_INT(calls, 1, "nothing new: one round");
+	CHECK(mp_result_find_voted(&s.r, &l2, MP_PARAM_SIZE) == NULL, "nothing new: no vote");
+}
+
+int main(void)
+{
+	if (!cs_open_text(&s, "tiny", tiny, MP_METHOD_TIMING, ""))
+		return check_done();
+	test_unanimous();
+	test_split_then_certain();
+	test_unstable();
+	test_fixed_rounds();
+	test_nothing_determined();
+	cs_close(&s);
+	return check_done();
+}
