@@ -27,8 +27,9 @@
  * of them, random replacement on about 2/(A+2) (33% at 4 ways, 11% at 16),
  * and a miss costs at least one more hit time (X-Ray 4.5 assumes each level
  * at least twice as slow as the one above), so the weakest signal is above
- * 20%.  On this project's EPYC host (a KVM guest, shared), an L1 set filled to
- * its 8 ways timed up to 18% above the baseline in bursts of interference.
+ * 20%.  Interference on a shared host can add nearly as much to a set that
+ * fits (a full 8-way L1 set has been timed 18% above its baseline in
+ * bursts): the threshold sits between the two.
  */
 #define MP_COMPACT_SET_MISS_REL 0.15
 /*
@@ -37,8 +38,8 @@
  * times in all, with four times the patience and a fresh shuffle, offset
  * and baseline each time, and stands only if every round finds it:
  * interference only ever adds time, so a real miss survives and a burst of
- * noise does not (on that host one time in 200 a full L1 set looked
- * 10% slow in one round, in bursts a few rounds long).
+ * noise does not (on a shared host a full L1 set can look 10% slow in
+ * one round of 200, in bursts a few rounds long).
  */
 #define MP_COMPACT_SET_STABLE 25u
 #define MP_COMPACT_SET_CONFIRM_STABLE 100u

@@ -12,7 +12,7 @@
 
 /* Smallest arena worth running with: the quick latency sweep's 16 MB. */
 #define MP_EFI_ARENA_MIN (16ull << 20)
-/* Alignment asked for first, so 2 MB pages can back it (issue 6). */
+/* Alignment asked for first, so 2 MB pages can back it. */
 #define MP_EFI_ARENA_ALIGN (2ull << 20)
 /* Allocations alive at once. */
 #define MP_EFI_ARENA_SLOTS 32

@@ -187,6 +187,19 @@ static inline const struct mp_sim_cache_model *ps_cache(const struct mp_sim_mode
 	return NULL;
 }
 
+/*
+ * Is a TLB level in reach: does a sweep to one and a half times its reach
+ * fit the room the TLB probe gives that page size (half the arena for the
+ * base page, core/probes/tlb/probe.c)?
+ */
+static inline int ps_tlb_in_reach(const struct ps_run *s, const struct mp_sim_tlb_model *t,
+				  uint64_t base)
+{
+	uint64_t room = t->page == base ? s->cfg.arena_bytes / 2 : s->cfg.arena_bytes;
+
+	return t->entries * t->page * 3 / 2 <= room;
+}
+
 static inline int ps_within(double got, double want, double tol)
 {
 	return !isnan(got) && fabs(got - want) <= tol * want;

@@ -14,7 +14,6 @@
 #include "tests/probes/probe_sim.h"
 
 #define LARGE (2ull << 20)
-#define REACH_FACTOR 3 / 2
 
 static const struct mp_tlb *measured(const struct mp_result *r, int32_t level, uint64_t page)
 {
@@ -23,13 +22,6 @@ static const struct mp_tlb *measured(const struct mp_result *r, int32_t level, u
 		    r->tlbs[i].type != MP_KIND_DATA)
 			return &r->tlbs[i];
 	return NULL;
-}
-
-static int in_reach(const struct ps_run *s, const struct mp_sim_tlb_model *t, uint64_t base)
-{
-	uint64_t room = t->page == base ? s->cfg.arena_bytes / 2 : s->cfg.arena_bytes;
-
-	return t->entries * t->page * REACH_FACTOR <= room;
 }
 
 static void check_level(const struct ps_run *s, const struct mp_sim_tlb_model *t)
@@ -88,7 +80,7 @@ static void one(const char *path, int rough)
 		if (t->type == MP_KIND_DATA || (t->page != base && t->page != LARGE) ||
 		    (rough && (t->level > 1 || t->type != MP_KIND_INSTRUCTION)))
 			continue;
-		if (in_reach(&s, t, base))
+		if (ps_tlb_in_reach(&s, t, base))
 			check_level(&s, t);
 		else
 			printf("INFO %s: %s is beyond the arena\n", s.name, t->name);

@@ -11,7 +11,6 @@
 
 #define LARGE (2ull << 20)
 /* A level is in reach when a sweep to this many times its entries fits the arena. */
-#define REACH_FACTOR 3 / 2
 /*
  * With a neighbour, levels of at least this many times the entries it
  * holds are checked (this VM's neighbour held a few of 64), their entries
@@ -28,13 +27,6 @@ static const struct mp_tlb *measured(const struct mp_result *r, int32_t level, u
 	return NULL;
 }
 
-static int in_reach(const struct ps_run *s, const struct mp_sim_tlb_model *t, uint64_t base)
-{
-	uint64_t room = t->page == base ? s->cfg.arena_bytes / 2 : s->cfg.arena_bytes;
-
-	return t->entries * t->page * REACH_FACTOR <= room;
-}
-
 static void check_tlb(const struct ps_run *s, const struct mp_sim_tlb_model *t, uint64_t base,
 		      int rough)
 {
@@ -43,7 +35,7 @@ static void check_tlb(const struct ps_run *s, const struct mp_sim_tlb_model *t, 
 	if ((rough == PS_ROUGH && t->level > 1) ||
 	    (rough == PS_NEIGHBOUR && t->entries < NB_LEVEL_FACTOR * PS_NB_ENTRIES))
 		return;
-	if (!in_reach(s, t, base)) {
+	if (!ps_tlb_in_reach(s, t, base)) {
 		printf("INFO %s: %s (%llu entries of %llu) is beyond the arena\n", s->name, t->name,
 		       (unsigned long long)t->entries, (unsigned long long)t->page);
 		return;
