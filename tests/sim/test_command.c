@@ -77,7 +77,7 @@ static void test_run(void)
 		json[n] = '\0';
 		fclose(f);
 	}
-	CHECK(strstr(json, "\"sim\"") != NULL, "--json: the result names platform sim");
+	CHECK(strstr(json, "\"platform\": \"sim\"") != NULL, "--json: the result names platform sim");
 	CHECK(access(TMP "/runs/run-0001/result.json", R_OK) == 0, "--out keeps the result files");
 }
 
