@@ -136,7 +136,34 @@ void mp_tlb_note(const struct tlb_ctx *t, const char *what)
 	mp_result_add_note(t->c->r, text);
 }
 
+/*
+ * The smallest rise a TLB level makes, in cycles per access: a miss that
+ * hits the next level costs at least a cycle, and MP_STEP_MIN_RISE_TLB's
+ * 10% was set on a four-cycle L1 hit (core/measure/steps.h), 0.4 cycles.
+ * On fetches the base is a block a cycle, so the relative floor alone
+ * would take a rise of 0.1 cycle: the front end's block-counting
+ * structures make such rises (docs/algorithms.md, "Instruction TLBs").
+ */
+#define TLB_MIN_PENALTY_CYCLES 0.4
+
+/* A rise too small for a TLB miss: said, not recorded. */
+static bool too_small(struct tlb_ctx *t, const struct tlb_level *lv)
+{
+	double cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
+	char what[MP_TEXT_LEN];
+
+	if (mp_is_na(cycles) || cycles >= TLB_MIN_PENALTY_CYCLES)
+		return false;
+	mp_snprintf(what, sizeof(what), "a rise at %llu pages of %.2f cycles per access, under "
+		    "the %.1f a TLB miss costs: not a TLB level; not recorded",
+		    (unsigned long long)lv->entries, cycles, TLB_MIN_PENALTY_CYCLES);
+	mp_tlb_note(t, what);
+	return true;
+}
+
 bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv)
 {
+	if (too_small(t, lv))
+		return false;
 	return !lv->page_bytes || lv->page_bytes >= t->page || disturbed(t, lv);
 }
