@@ -27,16 +27,5 @@ static int pc_open(struct ps_run *s, const char *path, int rough)
 	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }
 
-/* Run one probe; its status is the caller's to check. */
-static void pc_probe(struct ps_run *s, const char *name, mp_probe_fn fn)
-{
-	struct mp_probe *self = mp_result_add_probe(&s->r, name);
-	struct mp_ctx c = { .p = s->p, .cfg = &s->cfg, .r = &s->r, .self = self };
-	double t0 = ps_wall();
-
-	self->status = MP_PROBE_OK;
-	fn(&c);
-	s->wall += ps_wall() - t0;
-}
 
 #endif

@@ -103,9 +103,9 @@ static void run(const char *path, int rough)
 
 	if (!pc_open(&s, path, rough))
 		return;
-	pc_probe(&s, "l1", mp_probe_l1);
+	ps_probe_run(&s, "l1", mp_probe_l1);
 	if (rough)
-		pc_probe(&s, "compact", mp_probe_compact);
+		ps_probe_run(&s, "compact", mp_probe_compact);
 	else
 		ps_probe(&s, "compact", mp_probe_compact);
 	check_levels(&s, rough);

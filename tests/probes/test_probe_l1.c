@@ -89,7 +89,7 @@ static void run(const char *path, int rough)
 	mc = ps_cache(&s.model, 1);
 	why = mc ? limitation(&s, mc) : "no L1 data cache in the model";
 	if (why) {
-		pc_probe(&s, "l1", mp_probe_l1);
+		ps_probe_run(&s, "l1", mp_probe_l1);
 		check_honest(&s, why, l1_found(&s.r));
 	} else {
 		ps_probe(&s, "l1", mp_probe_l1);
