@@ -76,17 +76,34 @@ static const char *smbios_version(const char *sys, char *out, size_t n)
 	return out[0] ? out : NULL;
 }
 
-static void smbios(struct mp_result *r, const char *sys)
+/*
+ * The table at sys/rel; NULL with *status and why filled when it cannot be
+ * read.  The caller frees it.
+ */
+static char *read_table(const char *sys, const char *rel, size_t *len,
+			enum mp_source_status *status, char *why, size_t n)
 {
-	char path[PATH_LEN], why[MP_TEXT_LEN], version[16] = "";
-	size_t len = 0;
+	char path[PATH_LEN];
 	char *table;
 
-	snprintf(path, sizeof(path), "%s/firmware/dmi/tables/DMI", sys);
-	table = mp_linux_slurp(path, &len);
+	snprintf(path, sizeof(path), "%s/%s", sys, rel);
+	table = mp_linux_slurp(path, len);
 	if (!table) {
-		why_not(why, sizeof(why), path, errno);
-		mp_smbios_missing(r, status_of(errno), why);
+		why_not(why, n, path, errno);
+		*status = status_of(errno);
+	}
+	return table;
+}
+
+static void smbios(struct mp_result *r, const char *sys)
+{
+	char why[MP_TEXT_LEN], version[16] = "";
+	enum mp_source_status status;
+	size_t len = 0;
+	char *table = read_table(sys, "firmware/dmi/tables/DMI", &len, &status, why, sizeof(why));
+
+	if (!table) {
+		mp_smbios_missing(r, status, why);
 		return;
 	}
 	mp_smbios_sources(r, (const uint8_t *)table, len, smbios_version(sys, version,
@@ -96,15 +113,13 @@ static void smbios(struct mp_result *r, const char *sys)
 
 static void pptt(struct mp_result *r, const char *sys)
 {
-	char path[PATH_LEN], why[MP_TEXT_LEN];
+	char why[MP_TEXT_LEN];
+	enum mp_source_status status;
 	size_t len = 0;
-	char *table;
+	char *table = read_table(sys, "firmware/acpi/tables/PPTT", &len, &status, why, sizeof(why));
 
-	snprintf(path, sizeof(path), "%s/firmware/acpi/tables/PPTT", sys);
-	table = mp_linux_slurp(path, &len);
 	if (!table) {
-		why_not(why, sizeof(why), path, errno);
-		mp_audit_source_missing(r, MP_SOURCE_PPTT, status_of(errno), why);
+		mp_audit_source_missing(r, MP_SOURCE_PPTT, status, why);
 		return;
 	}
 	mp_pptt_source(r, (const uint8_t *)table, len);
