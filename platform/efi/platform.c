@@ -341,7 +341,7 @@ static void vector_state(struct efi_state *s, const struct mp_cpuid *c)
 		mp_x86_xsetbv(0, mp_x86_isa_xcr0_all(c));
 	}
 	mp_x86_isa_read(c, mp_x86_isa_xcr0(c), &s->isa);
-	mp_logf(&s->p, MP_LOG_INFO, "vector state: XCR0 %#llx (firmware's %#llx)",
+	mp_logf(&s->p, MP_LOG_INFO, "vector state: XCR0 0x%llx (firmware's 0x%llx)",
 		(unsigned long long)mp_x86_isa_xcr0(c), (unsigned long long)s->fw_xcr0);
 }
 

@@ -15,7 +15,7 @@
 #   no-serial   no serial port at all: the results on the disk
 #   read-only   a write-protected disk: the serial port carries result.json,
 #               the console (copied to the serial log) says why
-#   nearly-full room for the run directory and the first files only: what
+#   nearly-full room (64 KB) for the run directory and the first files only: what
 #               was written stays valid, the rest is on the serial port
 #   full        no room at all
 #   garbage-cfg memprobe.cfg of binary garbage around two good lines: the
@@ -120,7 +120,7 @@ no_run_dir() { # no_run_dir NAME: no memprobe/results/run-0001 on NAME.img
 
 nearly_full_case() {
 	scratch run "$QUICK"
-	check "$case: filled up but 16 KB" fill_up run 16384
+	check "$case: filled up but 64 KB" fill_up run 65536
 	run_boot run "$out/run.img" max
 	ends run
 	stores_refused run 'full'

@@ -33,8 +33,8 @@ static void fill(struct ps_run *s)
 
 /*
  * Is what the probe says right?  Random must be found exactly.  Among the
- * others the probe may say only "some LRU" (lru-like) where it could not
- * reach the sets one by one, and it cannot tell policies that behave
+ * others the probe may say only "some LRU" (lru-like, never of a FIFO
+ * level) where it could not reach the sets one by one, and it cannot tell policies that behave
  * alike: tree PLRU is LRU at two ways; FIFO acts as LRU on an exclusive
  * level, where a hit refills the line.
  */
@@ -45,7 +45,7 @@ static int right(const struct mp_sim_cache_model *mc, enum mp_replacement got)
 	if (want == MP_REPL_RANDOM || got == MP_REPL_RANDOM)
 		return got == want;
 	if (got == MP_REPL_LRU_LIKE)
-		return 1;
+		return want == MP_REPL_LRU || want == MP_REPL_PLRU;
 	if (mc->ways == 2 && want != MP_REPL_FIFO)
 		return got == MP_REPL_LRU || got == MP_REPL_PLRU;
 	if (mc->inclusion == MP_INCL_EXCLUSIVE && want != MP_REPL_PLRU)
