@@ -111,7 +111,17 @@ earlier_files_whole() { # earlier_files_whole NAME
 	d=$out/$1-results/run-0001
 	ls -l "$d"
 	valid_json "$d/result.json" && test -s "$d/report.txt" -a -s "$d/curves.csv" &&
-		! ls "$d" | grep -v -e '^result.json$' -e '^report.txt$' -e '^curves.csv$'
+		ends_with "$d/report.html" '</html>' && ends_with "$d/plot-*.svg" '</svg>' &&
+		! ls "$d" | grep -v -e '^result.json$' -e '^report.txt$' -e '^curves.csv$' \
+			-e '^report.html$' -e '^plot-[0-9][0-9]-.*\.svg$'
+}
+
+# ends_with PATTERN TEXT: every file matching PATTERN (if any) ends with TEXT (a line).
+ends_with() {
+	for f in $1; do
+		[ -e "$f" ] || continue
+		tail -n 1 "$f" | grep -qF "$2" || { echo "$f does not end with $2"; return 1; }
+	done
 }
 
 no_run_dir() { # no_run_dir NAME: no memprobe/results/run-0001 on NAME.img
