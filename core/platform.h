@@ -217,6 +217,26 @@ struct mp_output {
 	void *ctx;
 };
 
+/*
+ * Logical CPUs (the multi-processor part of the seam).  A platform numbers
+ * the logical CPUs it can run on 0 .. cpu_count-1; CPU 0 is the one the
+ * suite started on (the boot processor).  The structure comes from the
+ * processor itself where it tells (CPUID's topology leaves), else from the
+ * operating system or firmware; MP_CPU_UNKNOWN where nobody says.
+ */
+#define MP_CPU_UNKNOWN UINT32_MAX
+#define MP_CPU_TYPE_LEN 24
+
+struct mp_cpu_info {
+	uint32_t apic_id;      /* x2APIC ID (the simulator: the CPU's index) */
+	uint32_t package;      /* socket */
+	uint32_t die;          /* die, CCD or module; MP_CPU_UNKNOWN where the CPU has none */
+	uint32_t cluster;      /* core complex (AMD CCX) sharing a last-level cache; MP_CPU_UNKNOWN where none */
+	uint32_t core;         /* core within the package */
+	uint32_t thread;       /* SMT thread within the core */
+	char type[MP_CPU_TYPE_LEN]; /* core type ("P-core", "E-core", a model's cpu name); "" when one kind */
+};
+
 struct mp_platform;
 
 struct mp_platform_ops {
@@ -277,6 +297,35 @@ struct mp_platform_ops {
 	 */
 	void (*probe_begin)(struct mp_platform *p, const char *name);
 	void (*probe_end)(struct mp_platform *p, const char *name);
+
+	/*
+	 * The logical CPUs.  Optional, all of them: a platform without them
+	 * has one CPU, number 0, that every run uses.
+	 *
+	 * cpu_count: how many logical CPUs the platform can run on.
+	 * cpu_info: what CPU `cpu` is (MP_EIO when the platform cannot tell).
+	 * cpu_select: every later run (and now(), kernels, code) executes on
+	 *   logical CPU `cpu` until the next cpu_select; memory allocated
+	 *   before stays valid on it.  Only the seam's operations move.
+	 * run_beside: perform `r` on the selected CPU, as run() does, while
+	 *   logical CPU `other` performs `load` over and over from the moment
+	 *   r starts until it ends (X-Ray's SMP/SMT interference: `load` sweeps
+	 *   a footprint of its own).  `out` is r's sample.  MP_UNSUPPORTED when
+	 *   `other` cannot run beside the selected CPU.
+	 * pingpong: logical CPUs `a` and `b` take turns writing the 64-bit word
+	 *   at `line`: a writes an odd value, b waits to see it and writes the
+	 *   next even one, a waits for that, `rounds` times.  out->ticks is the
+	 *   time of all the rounds, as the selected CPU's now() counts it
+	 *   (tick_hz), so one round is two transfers of the line.
+	 */
+	uint32_t (*cpu_count)(struct mp_platform *p);
+	enum mp_status (*cpu_info)(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out);
+	enum mp_status (*cpu_select)(struct mp_platform *p, uint32_t cpu);
+	enum mp_status (*run_beside)(struct mp_platform *p, const struct mp_run *r,
+				     struct mp_sample *out, uint32_t other,
+				     const struct mp_run *load);
+	enum mp_status (*pingpong)(struct mp_platform *p, uint32_t a, uint32_t b, void *line,
+				   uint64_t rounds, struct mp_sample *out);
 };
 
 struct mp_platform {
@@ -297,6 +346,20 @@ static inline uint64_t mp_now(struct mp_platform *p) { return p->ops->now(p); }
 static inline bool mp_rest(struct mp_platform *p, uint32_t us)
 {
 	return p->ops->rest && p->ops->rest(p, us);
+}
+
+/* Logical CPUs the platform can run on: 1 where it cannot choose. */
+static inline uint32_t mp_cpu_count(struct mp_platform *p)
+{
+	return p->ops->cpu_count ? p->ops->cpu_count(p) : 1;
+}
+
+/* Run later operations on logical CPU `cpu`; CPU 0 is always there. */
+static inline enum mp_status mp_cpu_select(struct mp_platform *p, uint32_t cpu)
+{
+	if (!p->ops->cpu_select)
+		return cpu == 0 ? MP_OK : MP_UNSUPPORTED;
+	return p->ops->cpu_select(p, cpu);
 }
 
 static inline enum mp_status mp_run(struct mp_platform *p, const struct mp_run *r,
