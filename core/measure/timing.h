@@ -124,7 +124,8 @@ unsigned mp_stable_runs(const struct mp_config *cfg);
 #define MP_SAME_CYCLES 0.5
 #define MP_SAME_REL 0.01
 /*
- * How closely a knocked-out point agrees with its neighbours (below the smallest step the analysis accepts).
+ * How closely a knocked-out point agrees with its neighbours (below the
+ * smallest step the analysis accepts).
  */
 #define MP_KNOCKOUT_REL 0.03
 /* Sweeps before giving up on points that never settle (bounds the time). */

@@ -69,7 +69,10 @@ enum mp_status amp_count(struct mp_counter *k, void *chase, uint64_t *misses);
 /* The same, flushing every cache and TLB first (a cold pass). */
 enum mp_status amp_count_cold(struct mp_counter *k, void *chase, uint64_t *misses);
 
-/* The grid capacities lie on: 1/64 of the largest power of two not above (amp_size.c). */
+/*
+ * The capacity grid at `bytes`, in the level's units (size.c;
+ * docs/algorithms.md, "Capacity grid").
+ */
 uint64_t amp_grid(const struct amp_level *l, uint64_t bytes);
 
 /* A result decided by several decisions is as sure as the least sure of them. */
