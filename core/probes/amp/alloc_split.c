@@ -14,8 +14,9 @@
 /* Sets tried at once, so that the counts are dozens, not one. */
 #define POLICY_SETS 16u
 /*
- * Reads after the stores (3.4), or after the code (3.6), miss once per
- * line where the level does not allocate (is not unified); the midpoint decides.
+ * 3.4: reads after the stores miss once per line at a no-write-allocate
+ * level and hardly at all at one that allocates; 3.6 likewise once the code
+ * evicted the data from a unified level.  The midpoint decides.
  */
 #define MISS_FRACTION 0.5
 /* The chain passes word 0 of each element line, the stores write word 1
