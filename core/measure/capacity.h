@@ -12,10 +12,8 @@
 #include "core/platform.h"
 
 /*
- * A capacity is ways x sets x unit (a line, or a page for a TLB), sets a
- * power of two and ways below 128: a multiple of 1/64 of the largest power
- * of two not above it.  The search stops at a quarter of that grid and
- * rounds to it.
+ * The grid a capacity lies on, and where the search stops
+ * (docs/algorithms.md, "Capacity grid").
  */
 #define MP_CAPACITY_GRID_DIVISOR 64u
 #define MP_CAPACITY_GRID_STOP 4u

@@ -25,9 +25,8 @@ void mp_compact_set_code(struct mp_compact_set *s, uint64_t block)
 
 /*
  * Take a timed chain's lines out of every cache, so that none is left over
- * in a set the next chain uses: a line never touched again can stay for
- * good under tree-PLRU and would take a way from the next set.  Where the
- * platform cannot flush a line, nothing is done.
+ * in a set the next chain uses (docs/algorithms.md, "Timing discipline",
+ * stale lines).  Where the platform cannot flush a line, nothing is done.
  */
 static void flush_chain(struct mp_compact_set *s, const uint8_t *base, const uint64_t *offs,
 			uint64_t n)

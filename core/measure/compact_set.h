@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The compact-set test (X-Ray 4.2): is a set of addresses able to live in
- * one cache level at once?  A set is timed as a pointer chase in shuffled
- * order and compared with the time per access of a set known to be compact
- * at that level (the level's baseline): much slower means that some of its
- * accesses miss there.  The L1 probe (gap test and X-Ray) and the
- * lower-level probe (stride-decomposed compact sets) both decide this way.
- *
- * Where the memory comes in small pages, a set spread over many pages also
- * pays for TLB misses, which would read as cache misses.  Such a set is
- * timed a second time as its TLB twin (mp_ref_twin: the same pages in the
- * same order, every access an L1 hit); what the twin costs beyond an L1
- * hit is the TLB's share and is taken off.
+ * The compact-set test (X-Ray 4.2): can a set of addresses live in one
+ * cache level at once?  The set is timed as a chase in shuffled order and
+ * compared with a baseline set known to be compact at that level; a set
+ * spread over many small pages is timed again as its TLB twin, whose cost
+ * beyond an L1 hit is taken off.  The L1 probes and the lower-level probe
+ * decide this way.  docs/algorithms.md, "L1 data cache", the compact-set
+ * test, gives the thresholds below.
  */
 #ifndef MEMPROBE_CORE_MEASURE_COMPACT_SET_H
 #define MEMPROBE_CORE_MEASURE_COMPACT_SET_H
@@ -20,48 +15,23 @@
 #include "core/probe.h"
 #include "core/seq/refstring.h"
 
-/*
- * A set is compact when its time per access is within this fraction of the
- * baseline's.  The weakest signal a decision rests on is one cache set
- * holding A+1 of the lines: LRU, tree-PLRU and FIFO then miss on every one
- * of them, random replacement on about 2/(A+2) (33% at 4 ways, 11% at 16),
- * and a miss costs at least one more hit time (X-Ray 4.5 assumes each level
- * at least twice as slow as the one above), so the weakest signal is above
- * 20%.  Interference on a shared host can add nearly as much to a set that
- * fits (a full 8-way L1 set has been timed 18% above its baseline in
- * bursts): the threshold sits between the two.
- */
+/* A set is compact when its time per access is within this fraction of the baseline's. */
 #define MP_COMPACT_SET_MISS_REL 0.15
 /*
- * Runs without a new minimum before a set's time is accepted: Cooper-Xu's
- * 25 (3.1).  A "not compact" verdict is then measured again, MP_COMPACT_SET_ROUNDS
- * times in all, with four times the patience and a fresh shuffle, offset
- * and baseline each time, and stands only if every round finds it:
- * interference only ever adds time, so a real miss survives and a burst of
- * noise does not (on a shared host a full L1 set can look 10% slow in
- * one round of 200, in bursts a few rounds long).
+ * Runs without a new minimum before a set's time is accepted; a "not
+ * compact" verdict is measured again, MP_COMPACT_SET_ROUNDS rounds in all,
+ * with MP_COMPACT_SET_CONFIRM_STABLE runs, and stands only if every round
+ * finds it.
  */
 #define MP_COMPACT_SET_STABLE 25u
 #define MP_COMPACT_SET_CONFIRM_STABLE 100u
 #define MP_COMPACT_SET_ROUNDS 3u
 /*
  * Every round places the set at a fresh random offset in the memory, a
- * multiple of MP_COMPACT_SET_SHIFT_UNIT.  A line of our own (stack, code, the
- * timing loop) that sits in one cache set turns a full set of the test
- * into an over-full one; another offset moves the test to other sets.  And
- * in a physically indexed cache the set lands on other frames: a cache
- * indexed modulo its sets sees the same shape anywhere in contiguous
- * memory, while memory that only looks contiguous (a virtual machine's
- * guest frames) gives each offset a different answer.  The unit is a
- * multiple of every line size (the largest known is 256 bytes), so moving
- * a set keeps its shape in lines and sets.
+ * multiple of MP_COMPACT_SET_SHIFT_UNIT (a multiple of every line size).
  */
 #define MP_COMPACT_SET_SHIFT_UNIT 512u
-/*
- * Sets spread over at most this many pages are not twinned: every data TLB
- * of the machines in the papers and in the model library holds at least
- * four pages in any one of its sets.
- */
+/* Sets spread over at most this many pages are not twinned. */
 #define MP_COMPACT_SET_TWIN_MIN_PAGES 4u
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */
 #define MP_COMPACT_SET_MAX_ELEMS 16384u

@@ -7,20 +7,20 @@
 #include "core/probe.h"
 #include "core/seq/refstring.h"
 
-/* AMP 2.2: the overhead is read from "an array that has been read into the
- * cache and should be small enough to remain there". */
+/* The overhead array (AMP 2.2). */
 #define OVERHEAD_BYTES 1024u
 #define OVERHEAD_RUNS 8u
-/* AMP 3.1 step 1 without a flush instruction: read a large array "several
- * times".  64 MB is above every last-level cache of the model library (the
- * largest is 60 MB); a larger one is evicted only in part, and what is
- * counted after this eviction may start partly warm. */
+/*
+ * Emptying the caches without a flush instruction: AMP 3.1 step 1
+ * (docs/algorithms.md, "Counter-based probes", the middle layer).
+ */
 #define EVICT_BYTES (64ull << 20)
 #define EVICT_PASSES 2u
 #define EVICT_STRIDE 64u
-/* The sanity check (AMP 3.1's errata): a cold read of SANE_BYTES and of
- * twice as much, one access per 64 bytes, 4K pages so that every TLB level
- * misses too; the second count must be at least SANE_GROWTH times the first. */
+/*
+ * The sanity check (AMP 3.1's errata): a cold read of SANE_BYTES and of
+ * twice as much; the second count must be at least SANE_GROWTH times the first.
+ */
 #define SANE_BYTES (256u << 10)
 #define SANE_STRIDE 64u
 #define SANE_GROWTH 1.5

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Measuring with performance counters: AMP's middle layer (Coleman and
- * Davidson, section 2) over the seam's counted runs.
- *
- *   - the counters' own overhead is measured once, at the start, and
- *     subtracted from every count (2.2);
- *   - every value is voted on: MP_COUNTER_VOTES votes, each computed from the
- *     minimum of MP_COUNTER_REPS measurements (nothing the system does lowers a
- *     miss count, much raises it); the most common vote wins and its tally
- *     is the value's confidence (2.2);
- *   - a counter that reports more misses than accesses, or counts that do
- *     not grow with the work, is unreliable (the UltraSPARC errata of 3.1):
- *     the probes leave what it would have measured to timing and say so;
- *   - a PMU counts only as many events at once as it has counters: what a
- *     run leaves uncounted is counted in further passes, each prepared
- *     again (mp_counter_passes).
+ * Davidson, section 2) over the seam's counted runs: the counters' overhead
+ * subtracted, every value voted on (MP_COUNTER_VOTES votes, each from the
+ * minimum of MP_COUNTER_REPS measurements), unreliable counters detected,
+ * events a PMU cannot count at once counted in further passes.
+ * docs/algorithms.md, "Counter-based probes", the middle layer.
  */
 #ifndef MEMPROBE_CORE_MEASURE_COUNTER_H
 #define MEMPROBE_CORE_MEASURE_COUNTER_H
@@ -114,11 +105,11 @@ enum mp_status mp_counter_decide(struct mp_counter *k, const struct mp_counter_d
 			     struct mp_tally *t);
 
 /*
- * "The array" (AMP 3) a counter probe works in: three quarters of the arena
- * (3.3's experiments span twice a capacity).  For the caches on 2M pages
- * where the platform has them, 2M aligned; for the TLBs on each page size
- * the platform maps (kind i of MP_COUNTER_PAGE_KINDS, false when it maps no
- * size not already in seen[]), at most MP_COUNTER_TLB_PAGES pages.
+ * "The array" (AMP 3) a counter probe works in: three quarters of the
+ * arena, for the caches on 2M pages where the platform has them, 2M
+ * aligned; for the TLBs on each page size the platform maps (kind i of
+ * MP_COUNTER_PAGE_KINDS, false when it maps no size not already in seen[]),
+ * at most MP_COUNTER_TLB_PAGES pages.
  */
 #define MP_COUNTER_PAGE_KINDS 3u
 #define MP_COUNTER_TLB_PAGES 16384u

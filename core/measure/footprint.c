@@ -45,12 +45,8 @@ static uint64_t spacing(const struct mp_ck *k, uint64_t bytes)
 
 /*
  * A fresh C(bytes) to chase from its first element, built in caches
- * emptied first where the platform can (AMP 3.1 step 1 flushes before
- * every experiment): the warming walk then fills every set from empty.
- * Lines of an earlier, larger string left in a set can otherwise outlast
- * this string's own under a replacement that is not LRU (tree PLRU keeps
- * some of them for pass after pass), and a footprint that fits would look
- * as if it did not.
+ * emptied first where the platform can (docs/algorithms.md, "Timing
+ * discipline", stale lines).
  */
 static enum mp_status ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t bytes,
 			       struct mp_chase *ch)
@@ -70,9 +66,8 @@ static enum mp_status ck_build(struct mp_ctx *c, struct ck_run *r, uint64_t byte
 }
 
 /*
- * One visit: build a fresh string (Cooper-Xu: "recreating the reference
- * string at each size and trial"), walk it once to warm the caches unless
- * no level can hold it, and time whole passes over it.
+ * One visit: build a fresh string, walk it once to warm the caches unless
+ * no level can hold it, and time whole passes.
  */
 static enum mp_status ck_sample(struct mp_ctx *c, void *arg, const struct mp_sweep *s,
 				uint32_t i, double *ticks, uint32_t *n)

@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A reference string made runnable.  core/seq/ generates every string;
- * this links it for one side of the processor:
- *
- *   data (MP_OP_CHASE): a pointer cycle through the elements, built in
- *   place: loads;
- *   code (MP_OP_CODE): a chain of code blocks at the elements, built by the
- *   platform's code_build from the string's offsets: fetches, the
- *   instruction-side twin of the chase.
- *
- * The timing disciplines (timing.h: a struct mp_chase carries its op),
- * compact sets, the footprint sweep, the TLB test and AMP's counted
- * experiments build their strings through a linker, so each of them runs
- * unchanged on either side.
+ * A reference string made runnable.  core/seq/ generates every string; a
+ * linker makes it run on one side of the processor: data (MP_OP_CHASE), a
+ * pointer cycle built in place, chased by loads; code (MP_OP_CODE), a chain
+ * of code blocks the platform's code_build makes at the string's offsets,
+ * run by fetches.  Every string is built through a linker, so compact sets,
+ * the footprint sweep, the TLB test and AMP's experiments run unchanged on
+ * either side.  docs/algorithms.md, "Code chains".
  */
 #ifndef MEMPROBE_CORE_MEASURE_LINK_H
 #define MEMPROBE_CORE_MEASURE_LINK_H

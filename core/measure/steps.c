@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Step analysis (core/measure/steps.h).  In log-log terms the curve is piecewise
- * linear; the analysis
- *   1. removes isolated spikes with a running median of three,
- *   2. takes the median step-to-step change as the noise scale,
- *   3. marks the grid steps that climb steeply (slope and noise guards),
- *   4. joins steep runs that only a point or two of flat curve separates,
- *   5. makes the stretches between them plateaus, and drops transitions
- *      that do not lift one plateau's median by MP_STEP_MIN_RISE, smallest
- *      first, until every one left does,
- *   6. tightens each transition to the points that really left the lower
- *      plateau (an outlier at a plateau's end must not move its edge).
+ * Step analysis (core/measure/steps.h; docs/algorithms.md, "Multi-level
+ * caches", step analysis): despike, take the noise scale, mark steep steps,
+ * join nearby runs, drop transitions that rise too little (smallest
+ * first), tighten each transition to the points that left the lower
+ * plateau.
  */
 #include <stdbool.h>
 

@@ -213,13 +213,8 @@ static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)
 }
 
 /*
- * Does point i agree with its neighbours?  Cooper-Xu knock a point out when
- * its time equals both neighbours' (a flat plateau).  We also knock out a
- * point that lies on the straight line through its neighbours (the curve
- * is piecewise linear, Cooper-Xu 3.3): inside a drifting plateau, as a
- * shared cache or DRAM gives,
- * such a point says nothing its neighbours do not, while a point where the
- * curve bends (a transition's start or end) is off that line and stays.
+ * Does point i agree with its neighbours: equal to both, or on the straight
+ * line through them (docs/algorithms.md, "Timing discipline", sweeps)?
  */
 static bool redundant(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
 {

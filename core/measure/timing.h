@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timing discipline every timing probe uses.
- *
- * A chase is timed in bounded windows (interrupts masked where the platform
- * can), repeated until its minimum has not improved for a number of runs,
- * and the minimum is kept: interference only ever adds time (Cooper-Xu
- * 3.1, lmbench).  A chase continues from where the previous window ended,
- * so a long cycle is walked whole even when one window covers only part.
+ * The timing discipline every timing probe uses: a chase timed in bounded
+ * windows, continuing where the last window stopped; the minimum over runs;
+ * sweeps over a response curve.  docs/algorithms.md, "Timing discipline".
  */
 #ifndef MEMPROBE_CORE_MEASURE_TIMING_H
 #define MEMPROBE_CORE_MEASURE_TIMING_H
@@ -14,20 +10,12 @@
 #include "core/measure/link.h"
 #include "core/probe.h"
 
-/*
- * Runs without a new minimum before the minimum is accepted.  Cooper-Xu
- * used 25 (section 3.1); the quick profile trades some noise resistance
- * for time.
- */
+/* Runs without a new minimum before the minimum is accepted, full and quick profile. */
 #define MP_STABLE_RUNS_FULL 25u
 #define MP_STABLE_RUNS_QUICK 6u
 /* A measurement gives up improving after this many runs, stable or not. */
 #define MP_MAX_RUNS 400u
-/*
- * Loads per timed window.  At a memory latency of ~300 ns this keeps a
- * window near 5 ms: short enough that masked interrupts starve no firmware
- * timer, long enough that the timer's granularity is < 0.1% of it.
- */
+/* Loads per timed window, at most. */
 #define MP_WINDOW_STEPS 16384u
 
 /*
@@ -62,11 +50,8 @@ enum mp_status mp_chase_window(struct mp_ctx *c, struct mp_chase *ch, uint64_t s
 /*
  * One pass: the time of the whole cycle, as ticks per access.  A cycle
  * shorter than MP_SHORT_WINDOW_STEPS is timed as whole cycles of at least
- * that many loads; a longer one exactly once, in windows of at most that
- * many loads (each with interrupts masked, where the platform can).  A
- * window over part of a cycle is no fair sample of it: the parts of a
- * cycle that conflict in a cache and the parts that do not take different
- * times, and the minimum over such windows would pick the lucky part.
+ * that many loads, a longer one exactly once, in windows of at most that
+ * many (a window over part of a cycle is no fair sample of it).
  */
 enum mp_status mp_chase_pass(struct mp_ctx *c, struct mp_chase *ch, double *ticks);
 
@@ -99,9 +84,8 @@ struct mp_min_rule {
 			       .least = MP_SHORT_WINDOW_STEPS, .window = MP_WINDOW_STEPS })
 /*
  * Passes of whole cycles of at least MP_WINDOW_STEPS loads, in windows of
- * that many: the timing code's own accesses between windows are spread
- * over 16 times as many loads (core/probes/tlb/probe.c: a string that fills a TLB
- * loses entries to them).
+ * that many: the timing code's own accesses between windows are spread over
+ * more loads (docs/algorithms.md, "TLBs", entries).
  */
 #define MP_MIN_LONG(n) \
 	((struct mp_min_rule){ .stable = (n), .identical = MP_IDENTICAL_RUNS, \
@@ -128,27 +112,20 @@ enum mp_status mp_run_masked(struct mp_ctx *c, const struct mp_run *r, struct mp
 unsigned mp_stable_runs(const struct mp_config *cfg);
 
 /*
- * The sweep discipline of Cooper-Xu 3.3 for a response curve: the sample
- * points are measured in repeated sweeps over the whole range, one run per
- * point per sweep, so that interference spreads over all points instead of
- * spoiling a few.  A point is done when its minimum has not changed for
- * mp_stable_runs() of its runs.  After every sweep a point whose minimum
- * equals both neighbours' is knocked out (not measured any more); when a
- * point finds a new minimum, its knocked-out neighbours are revived.
- *
- * Times are compared the way Cooper-Xu compare cycle-rounded times: two
- * minima are the same when they differ by less than MP_SAME_CYCLES core
- * cycles or MP_SAME_REL of their size, whichever is larger (the relative
- * part is ours: at DRAM latencies the run-to-run jitter of a minimum is
- * several cycles, and a cycle criterion would never let a point settle).
+ * The sweep discipline for a response curve (Cooper-Xu 3.3;
+ * docs/algorithms.md, "Timing discipline", sweeps): repeated sweeps, one
+ * visit per point per sweep.  A point is done when its minimum has not
+ * changed for mp_stable_runs() of its runs; after every sweep a point that
+ * agrees with its neighbours is knocked out, and revived when a neighbour
+ * finds a new minimum.  Two minima are the same when they differ by less
+ * than MP_SAME_CYCLES core cycles or MP_SAME_REL of their size, whichever is
+ * larger.
  */
 #define MP_SAME_CYCLES 0.5
 #define MP_SAME_REL 0.01
 /*
- * Knock-out compares a point with its neighbours more loosely than the
- * "new minimum" test: a plateau's points agree within this much.  Chosen
- * below the smallest step the analysis accepts (MP_STEP_MIN_RISE, 10%), so
- * that no point of a real transition is ever knocked out.
+ * How closely a knocked-out point agrees with its neighbours (below the
+ * smallest step the analysis accepts).
  */
 #define MP_KNOCKOUT_REL 0.03
 /* Sweeps before giving up on points that never settle (bounds the time). */
@@ -207,24 +184,16 @@ enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn f
 bool mp_same_time(const struct mp_platform *p, double a, double b, double rel);
 
 /*
- * Loads per window when a short chain (a compact set, a gap string) is
- * timed: a window is a whole number of cycles, at least this many loads.
- * Whole cycles give every element the same weight; short windows let some
- * windows escape a disturbance entirely (at one disturbance per 2000 loads,
- * the simulator's example noise rate, a 1024-load window is clean 60% of
- * the time), and the minimum keeps such a window.  The fixed cost of
- * reading the clock stays under 2% of a window of L1 hits.  Such windows
- * cost microseconds, so the caller says how many runs without a new minimum
- * it waits for (at least Cooper-Xu's 25, whatever the profile: on a shared
- * host the quick profile's count let L1-hit minima wander by 10%).
+ * Least loads per window when a short chain (a compact set, a gap string) is
+ * timed, as whole cycles; such windows cost microseconds, so the caller says
+ * how many runs without a new minimum it waits for.
  */
 #define MP_SHORT_WINDOW_STEPS 1024u
 
 /*
  * Passes in a row of exactly the same time after which a short chain's
- * minimum is taken (mp_min_rule.identical): nothing disturbs them (a
- * simulator without noise), so no later one is faster.  On hardware the
- * clock's jitter never repeats a pass to the tick.
+ * minimum is taken (mp_min_rule.identical): only an undisturbed platform
+ * repeats a pass to the tick.
  */
 #define MP_IDENTICAL_RUNS 8u
 

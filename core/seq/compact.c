@@ -75,11 +75,10 @@ static bool unstride_at(uint64_t *offs, uint64_t n, uint64_t i, uint64_t block,
 }
 
 /*
- * A stride prefetcher fires on two equal steps in a row (the simulator's
- * does, and so do the hardware ones, per instruction).  A shuffled order
- * still has some; each is broken by swapping the element with another of
- * its own block (a group: the order stays group by group).  Blocks of two
- * or three elements cannot always avoid it; bounded passes.
+ * Break every pair of equal steps in a row (a stride prefetcher fires on
+ * two: docs/algorithms.md, "Reference strings") by swapping the element
+ * with another of its own block (a group: the order stays group by group).
+ * Blocks of two or three elements cannot always avoid it; bounded passes.
  */
 static void unstride(uint64_t *offs, uint64_t n, uint64_t block, struct mp_rng *g)
 {

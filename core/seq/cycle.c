@@ -52,9 +52,7 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g)
  * A keyed pseudo-random permutation of [0, n) without scratch memory:
  * rounds of invertible steps on b-bit integers (add a key, multiply by an
  * odd key, xor-shift right), b the smallest width covering n, walking the
- * cycle back into range (cycle walking: fewer than two steps on average
- * since 2^b < 2n).  Chains of millions of elements are shuffled this way
- * in place.
+ * cycle back into range (fewer than two steps on average since 2^b < 2n).
  */
 #define PERM_ROUNDS 3
 

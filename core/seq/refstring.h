@@ -2,9 +2,8 @@
 /*
  * Reference strings: the one generator of pointer chains that every probe
  * and every platform uses.  An element is a pointer-sized word holding the
- * address of the next element; the chain is always one cycle, so a chase
- * of any length stays on it.  Orders are pseudo-random (seeded) so that a
- * stride prefetcher sees nothing to follow (X-Ray 4.4.3, Cooper-Xu 3.3).
+ * address of the next element; the chain is always one cycle.  Orders are
+ * pseudo-random (seeded).  docs/algorithms.md, "Reference strings".
  */
 #ifndef MEMPROBE_CORE_SEQ_REFSTRING_H
 #define MEMPROBE_CORE_SEQ_REFSTRING_H
@@ -16,12 +15,10 @@
 /*
  * Where a generator puts its elements, in visiting order.  Linked
  * (mp_ref_linked): the elements are words at base + offset, each given the
- * address of the next and the last the first's: a pointer cycle for a
- * data chase, built in place.  Listed (mp_ref_listed): the offsets are
- * written out, at most `max` of them, for a chain of code blocks (the
- * instruction-side twin: the platform's code_build turns the offsets into
- * blocks that jump to each other in this order).  One generator of every
- * string serves both.
+ * address of the next and the last the first's: a pointer cycle for a data
+ * chase, built in place.  Listed (mp_ref_listed): the offsets are written
+ * out, at most `max` of them, for the platform's code_build to turn into a
+ * chain of code blocks.  One generator of every string serves both.
  */
 struct mp_ref_out {
 	uint8_t *base;         /* linked: the elements' memory */
@@ -69,13 +66,11 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g);
 /*
  * Cooper-Xu's C(k) (section 3.3, figure 6): one element at the start of
  * every `line` bytes of [0, bytes).  The rows (pages of `row` bytes) come
- * in shuffled order, and every line of a row (its column set) in shuffled
- * order before the next row, so that a chase takes at most one TLB miss
- * per page.  Pass the page size as `row` for Cooper-Xu's string; with a
- * row of `bytes` or more the whole footprint is one shuffled set, which is
- * what large pages allow (no TLB misses to amortise, and no run of
- * neighbouring lines for an adjacent-line prefetcher to exploit).
- * bytes a multiple of line; row and line powers of two, line >= 8.
+ * in shuffled order, and every line of a row in shuffled order before the
+ * next row.  Pass the page size as `row` for Cooper-Xu's string; with a row
+ * of `bytes` or more the whole footprint is one shuffled set
+ * (docs/algorithms.md, "Multi-level caches").  bytes a multiple of line;
+ * row and line powers of two, line >= 8.
  */
 void *mp_ref_ck(uint8_t *base, uint64_t bytes, uint64_t row, uint64_t line, struct mp_rng *g);
 void mp_ref_ck_put(struct mp_ref_out *o, uint64_t bytes, uint64_t row, uint64_t line,
@@ -86,19 +81,10 @@ void mp_ref_ck_put(struct mp_ref_out *o, uint64_t bytes, uint64_t row, uint64_t 
  * groups x per_group pages.  Page q = (group g, member m) starts at
  * g * group_stride + m * page_stride.  Element e (e = q * per_page + j)
  * sits on line colperm((e + turn(e / L)) mod L) of its page (L lines per
- * page), where colperm is a shuffled column set and turn a pseudo-random
- * rotation per round of L elements: consecutive elements fall on different
- * lines, so the footprint covers every set of a cache indexed within a
- * page evenly (Cooper-Xu 3.4), and the rotation spreads the elements whose
- * pages share the sets of a larger, physically indexed cache (contiguous
- * frames would otherwise stack them on the same lines).  The elements are
- * visited in per_page rounds, each visiting every page once in one
- * shuffled page order, round j on each page's j-th element: consecutive
- * loads are on different pages (no prefetcher, no two loads in a row on a
- * page, Cooper-Xu 3.4), and a page comes round again only after all the
- * others, so T(n,k) one page past a TLB's capacity misses on every load
- * just as T(1,k) does (with the whole set shuffled instead, a page's n
- * loads often fall close together and the rise at the boundary fades).
+ * page, colperm a shuffled column set, turn a pseudo-random rotation per
+ * round of L elements).  The elements are visited in per_page rounds, each
+ * visiting every page once in one shuffled page order, round j on each
+ * page's j-th element (docs/algorithms.md, "TLBs", T(n,k)).
  *   Cooper-Xu T(n, k):        groups = k / page, group_stride = page,
  *                             per_group = 1, per_page = n.
  *   X-Ray <S, n> (4.6):       groups = n, group_stride = S, per_group = 1,
@@ -164,15 +150,11 @@ uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
 
 /*
  * Write the set's offsets into offs[0 .. count) in a pseudo-random visiting
- * order a prefetcher cannot follow (X-Ray 4.4.3): the groups in shuffled
- * order, each group's elements shuffled and visited together, and no two
- * steps in a row alike where a group has more than three elements (a
- * stride prefetcher fires on two).  A group is
- * what one set of the level under test holds (X-Ray 4.5.1), so visiting it
- * whole makes every group leave the levels above before it comes round
- * again, which an exclusive level must then hold on its own.  Links the
- * elements at base + offs[i] into one cycle in that order; offs keeps the
- * order.  Returns the element a chase starts from.
+ * order (X-Ray 4.4.3): the groups in shuffled order, each group's elements
+ * shuffled and visited together, and no two steps in a row alike where a
+ * group has more than three elements (docs/algorithms.md, "Reference
+ * strings").  Links the elements at base + offs[i] into one cycle in that
+ * order; offs keeps the order.  Returns the element a chase starts from.
  */
 void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
 			  struct mp_rng *g);
@@ -180,41 +162,34 @@ void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t
 void mp_ref_stride_order(const struct mp_ref_stride *s, uint64_t *offs, struct mp_rng *g);
 
 /*
- * The back-invalidation string (core/probes/compact/inclusion.c): lines k * stride,
- * k < xlines + m.  The first xlines ("x") are visited word by word, `words`
- * words each, the lines taking turns, and the other m lines ("y") once
- * each in shuffled order (no two steps in a row alike), the x words spread
- * evenly between them: x stays
- * among the most recently used lines of its set in the levels above while
- * the y lines push it out of the level under test.  The x lines are moved
- * by xoff (the reference moves them to another set of that level), the y
- * lines by yoff (within a line of that level, into other sets above it).
- * Writes xlines * words + m offsets into offs (the visiting order), returns
- * that.  No x words (xlines or words 0): the y lines alone.
+ * The back-invalidation string (core/probes/compact/inclusion.c): lines
+ * k * stride, k < xlines + m.  The first xlines ("x") are visited word by
+ * word, `words` words each, the lines taking turns, and the other m lines
+ * ("y") once each in shuffled order (no two steps in a row alike), the x
+ * words spread evenly between them.  The x lines are moved by xoff, the y
+ * lines by yoff (docs/algorithms.md, "Inclusion").  Writes xlines * words +
+ * m offsets into offs (the visiting order), returns that.  No x words
+ * (xlines or words 0): the y lines alone.
  */
 uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint64_t m,
 			    uint64_t stride, uint64_t yoff, uint64_t *offs, struct mp_rng *g);
 
 /*
  * The TLB twin of a visiting order: element i moves to another element
- * slot of its own page, on line i mod (page / line), so the twin visits
- * exactly the same pages in the same order (the same TLB behaviour) while
- * its lines spread evenly over the sets of any cache whose way is at most
- * a page: it hits in the L1 when n is at most the L1's lines.  A slot is
- * `elem` bytes (8 for a chase's word, a code block's size rounded up to a
- * power of two for a code chain).  Writes out[0 .. n); base + offs[i] must
- * be elem-aligned; page, line and elem powers of two, elem <= line.
- * Distinct offsets as long as no page holds page / elem elements or more.
+ * slot of its own page, on line i mod (page / line): the same pages in the
+ * same order, its lines spread evenly over the sets of any cache whose way
+ * is at most a page (docs/algorithms.md, "L1 data cache", the compact-set
+ * test).  A slot is `elem` bytes (mp_link_elem).  Writes out[0 .. n);
+ * base + offs[i] must be elem-aligned; page, line and elem powers of two,
+ * elem <= line.  Distinct offsets as long as no page holds page / elem
+ * elements or more.
  */
 void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line, uint64_t elem,
 		 uint64_t *out);
 
 /*
- * The counter probes' strings (grouped.c).  A counted run has to see the
- * misses a structure causes and nothing a prefetcher hides, so no string
- * here walks memory at a constant stride: a stride prefetcher trains on
- * two equal steps (sim/prefetch.c, and every x86 L1/L2 streamer), a
- * shuffled order gives it none.
+ * The counter probes' strings (grouped.c): no constant stride for a
+ * prefetcher to train on (docs/algorithms.md, "Reference strings").
  */
 
 /* Elements of one group: 4096 bytes of 8-byte words is the largest group. */
@@ -223,11 +198,10 @@ void mp_ref_twin(const uint64_t *offs, uint64_t n, uint64_t page, uint64_t line,
 /*
  * One cycle through the elements base + i * stride, i < bytes / stride.
  * The groups of `group` bytes come in shuffled order and every element of
- * a group, in shuffled order, before the next group: a cold pass takes one
- * miss per line (or page) no larger than the group however small the
- * cache.  group == stride is a plain shuffled cycle.  stride >= 8 divides
- * group, group divides bytes, group / stride <= MP_REF_MAX_GROUP.  Returns
- * the element a chase starts from.
+ * a group, in shuffled order, before the next group.  group == stride is a
+ * plain shuffled cycle.  stride >= 8 divides group, group divides bytes,
+ * group / stride <= MP_REF_MAX_GROUP.  Returns the element a chase starts
+ * from.
  */
 void *mp_ref_grouped(uint8_t *base, uint64_t bytes, uint64_t stride, uint64_t group,
 		     struct mp_rng *g);

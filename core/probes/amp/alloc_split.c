@@ -2,29 +2,30 @@
 /*
  * AMP 3.4 (write allocation) and 3.6 (split or unified).  Both put lines
  * into the measured level one way (stores; reads), disturb it or not (the
- * other side's accesses), and count what a pass then misses.  The paper
- * uses a region smaller than the cache; here the region is half the ways of
- * a few sets (what the level surely holds), passed with flushers so that
- * every access reaches the level (core/probes/amp/amp.h), and the other
- * side's string of 3.6 is aimed at the same sets: the experiment costs a
- * few hundred accesses at any capacity.  3.6 runs in both directions: a
- * data level is disturbed by code (data, code, data again), an instruction
- * level by data (code, data, code again).
+ * other side's accesses), and count what a pass then misses.  The region is
+ * half the ways of a few sets, passed with flushers, and the other side's
+ * string of 3.6 is aimed at the same sets.  3.6 runs in both directions: a
+ * data level disturbed by code, an instruction level by data.
+ * docs/algorithms.md, "Counter-based probes", AMP.
  */
 #include "core/probe.h"
 #include "core/probes/amp/amp.h"
 
 /* Sets tried at once, so that the counts are dozens, not one. */
 #define POLICY_SETS 16u
-/* 3.4: reads after the stores miss once per line at a no-write-allocate
+/*
+ * 3.4: reads after the stores miss once per line at a no-write-allocate
  * level and hardly at all at one that allocates; 3.6 likewise once the code
- * evicted the data from a unified level.  The midpoint decides. */
+ * evicted the data from a unified level.  The midpoint decides.
+ */
 #define MISS_FRACTION 0.5
 /* The chain passes word 0 of each element line, the stores write word 1
  * (a store kernel writes its address: the chain must not be there). */
 #define STORE_WORD 8u
-/* 3.6: code lines per set, "at least" enough to fill it: twice its ways
- * and, for a cache, those of the levels above it passes on the way. */
+/*
+ * 3.6: code lines per set, twice its ways and, for a cache, those of the
+ * levels above it passes on the way.
+ */
 #define CODE_FACTOR 2u
 #define CODE_PASSES 2u
 #define CODE_MAX (POLICY_SETS * 1024u)

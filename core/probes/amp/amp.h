@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AMP (Coleman and Davidson, "Automatic Memory Hierarchy
- * Characterization"), shared by core/amp_*.c and core/probes/amp/probe.c.
- *
- * A level is a cache (unit: the line) or a TLB (unit: the page; its size is
- * entries x page, AMP 3.10).  Each algorithm is one vote function; the
- * probe votes on it MP_COUNTER_VOTES times (core/measure/counter.h).
+ * Characterization"), shared by the algorithm files of core/probes/amp/
+ * and its probe.c.  A level is a cache (unit: the line) or a TLB (unit: the
+ * page; its size is entries x page, AMP 3.10).  Each algorithm is one vote
+ * function; the probe votes on it MP_COUNTER_VOTES times
+ * (core/measure/counter.h).  docs/algorithms.md, "Counter-based probes".
  */
 #ifndef MEMPROBE_CORE_PROBES_AMP_AMP_H
 #define MEMPROBE_CORE_PROBES_AMP_AMP_H
@@ -69,7 +69,10 @@ enum mp_status amp_count(struct mp_counter *k, void *chase, uint64_t *misses);
 /* The same, flushing every cache and TLB first (a cold pass). */
 enum mp_status amp_count_cold(struct mp_counter *k, void *chase, uint64_t *misses);
 
-/* The grid capacities lie on: 1/64 of the largest power of two not above (amp_size.c). */
+/*
+ * The capacity grid at `bytes`, in the level's units (size.c;
+ * docs/algorithms.md, "Capacity grid").
+ */
 uint64_t amp_grid(const struct amp_level *l, uint64_t bytes);
 
 /* A result decided by several decisions is as sure as the least sure of them. */
@@ -93,8 +96,9 @@ enum mp_status amp_settle_size(struct amp_level *l, bool *ok);
 /*
  * Flushers: lines (pages) that share the set of every level above with an
  * element at a multiple of the measured level's way span, but not its set
- * in the measured level.  After them the element is in none of the levels
- * above, and its next access reaches the measured one.
+ * in the measured level, so that the element's next access reaches the
+ * measured level (docs/algorithms.md, "Counter-based probes", the middle
+ * layer).
  */
 uint64_t amp_flushers(const struct amp_level *l);
 

@@ -118,10 +118,10 @@ static enum mp_kind level_type(struct amp_level *l)
 }
 
 /*
- * In memory that is not physically contiguous a physically indexed level's
- * sets depend on where the frames fell: the capacity and the ways are
- * measured again in the other half of the array, and kept only if the
- * frames there tell the same.
+ * In memory that is not physically contiguous the capacity and the ways
+ * are measured again in the other half of the array, and kept only if the
+ * frames there tell the same (docs/algorithms.md, "Counter-based probes",
+ * frames).
  */
 static bool frames_agree(struct amp_level *l)
 {

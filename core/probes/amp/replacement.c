@@ -2,13 +2,13 @@
 /*
  * AMP 3.5: the replacement policy.  N elements of one set (N the
  * associativity) are read, then some of them again, then an (N+1)st: it
- * evicts one.  Counting the misses of element i, i = 0 .. N-1, over
- * repeated experiments shows whether always the same one goes (some LRU)
- * or any (random).  Beyond the paper, two re-read orders tell LRU, FIFO
- * and tree pseudo-LRU apart where their victims differ:
+ * evicts one.  Counting the misses of element i over repeated experiments
+ * shows whether always the same one goes (some LRU) or any (random).
+ * Beyond the paper, two re-read orders tell LRU, FIFO and tree pseudo-LRU
+ * apart where their victims differ:
  *   A: re-read 0 .. N-2 (the paper's)   LRU: N-1   FIFO: 0   PLRU: tree
  *   B: re-read 0 only                    LRU: 1     FIFO: 0   PLRU: tree
- * Several sets are tried at once, so that a count is more than 0 or 1.
+ * docs/algorithms.md, "Counter-based probes", AMP.
  */
 #include "core/lib/bits.h"
 #include "core/probes/amp/amp.h"

@@ -8,34 +8,30 @@
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
-/* 3.1: a row of the array read cold.  AMP reads ints; our elements are
- * 8-byte words, in groups of 4096 bytes (no line is larger) visited in
- * shuffled order so that no prefetcher follows.  64K gives 1024 misses at
- * 64-byte lines: "hundreds of cache misses" (2.2). */
+/*
+ * 3.1: a row of the array read cold, 8-byte words in shuffled groups of
+ * 4096 bytes (docs/algorithms.md, "Counter-based probes", AMP).
+ */
 #define ROW_BYTES (64u << 10)
 #define ROW_STRIDE 8u
 #define ROW_GROUP 4096u
-/* 3.10: for a TLB, "dozens of TLB misses" (2.2): 32 pages, 64 accesses each. */
+/* 3.10: for a TLB, TLB_ROW_PAGES pages, TLB_ROW_PER_PAGE accesses each. */
 #define TLB_ROW_PAGES 32u
 #define TLB_ROW_PER_PAGE 64u
 
 /* 3.2: MIN_CACHE_SIZE, and the first TLB hypothesis in entries. */
 #define MIN_CACHE_SIZE 1024u
 #define MIN_TLB_ENTRIES 4u
-/* 3.2: a footprint fails when its miss rate exceeds 0.80 of the expected
- * failure miss rate (one miss per line: every access here is to a new line). */
+/* 3.2: a footprint fails when its miss rate exceeds this fraction of one miss per line. */
 #define FAIL_FRACTION 0.80
 /* 3.2: between the last pass and the first failure, steps of 25%. */
 #define STEP_PARTS 4u
-/* Counted accesses per measurement of a large footprint (after a full
- * priming pass): at the 0.80 threshold a miss rate from 4096 accesses is
- * within 0.6% (one standard deviation); the refinement needs a rate of
- * 1/1024. */
+/* Counted accesses per measurement of a large footprint, after a full priming pass. */
 #define WINDOW_STEPS 4096u
-/* Refinement: a footprint fits when at most 1/1024 of its accesses miss
- * (what noise the minimum of 8 leaves): a footprint k lines beyond a w-way
- * LRU cache of n lines misses at k (w + 1) / n, so the boundary is found to
- * within n / 1024 (w + 1) lines, well inside the grid below. */
+/*
+ * Refinement: a footprint fits when at most 1/CLEAN_DIVISOR of its accesses
+ * miss (docs/algorithms.md, "Capacity grid").
+ */
 #define CLEAN_DIVISOR 1024u
 
 uint64_t amp_pow2_round(double x)

@@ -2,40 +2,21 @@
 /*
  * AMP 3.3: associativity by thrashing.  Hypothesis k: 2k elements N/k
  * bytes apart (N the capacity) fall into one set when the cache is k-way
- * and thrash it; k advances through the factors of the number of lines, so
- * 3-, 5-, 12-, 20- or 24-way caches are found.  No thrash before k reaches
- * the number of lines: fully associative.
- *
- * Beyond the paper: every access must reach the measured level, or a level
- * above (which holds the 2k elements easily) hides the thrash.  Each
- * element is followed by flushers (core/probes/amp/amp.h), lines of its set in every
- * level above but of another set in the measured one.
- *
- * A victim (exclusive) cache begins to miss only when it and the levels
- * above are full; its capacity is then its boundary less theirs.  Which of
- * the two it is, the thrash experiment tells: only the true capacity has
- * k elements N/k apart fit and 2k thrash (amp_settle_size).
+ * and thrash it; k advances through the factors of the number of lines.
+ * No thrash before k reaches the number of lines: fully associative.
+ * Beyond the paper: every element is followed by flushers (amp.h), a
+ * thrash is any miss beyond noise (not 3.3's 0.80), and a victim cache's
+ * capacity is settled by the same experiment (amp_settle_size).
+ * docs/algorithms.md, "Counter-based probes", AMP.
  */
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
-/* Flushers per level-above way: twice, so a pseudo-LRU or random level above lets go too. */
+/* Flushers per level-above way. */
 #define FLUSH_FACTOR 2u
-/*
- * 3.3's thrashing threshold, AMP's 0.80 of one miss per element access, is
- * not used: 2k elements N/k apart overfill a set only once k reaches the
- * ways (below, they fall into one set only when k divides the ways, where
- * 2k fit, or spread over several sets), so any miss beyond noise shows the
- * hypothesis reached.  AMP's machines had no random cache (its section 4):
- * a random k-way set cycled by 2k lines misses on 80% of accesses, and the
- * minimum of 8 measurements falls below that; an exclusive tree-PLRU level
- * (Power9's L3), whose hits hand lines back to the level above, misses on
- * fewer still.  consistent() then confirms the hypothesis.
- */
-/* A cache not thrashed by 256 ways is not measured: no cache is that associative. */
+/* A cache not thrashed by this many ways is not measured. */
 #define MAX_CACHE_WAYS 256u
-/* A set fits when at most 1/16 of its elements miss (a set one element
- * over its ways under pseudo-LRU or random replacement misses more). */
+/* A set fits when at most 1/FIT_DIVISOR of its elements miss. */
 #define FIT_DIVISOR 16u
 /* Passes over an experiment's chain before counting: its sets settle. */
 #define PRIME_PASSES 2u

@@ -19,9 +19,8 @@ struct cpu_ctx {
 /*
  * Ticks per operation of a kernel of `chains` chains at width, op: the
  * difference of two kernels, 2N and N operations per iteration, over N
- * (the loop's own work and the call cancel: nanoBench's differential
- * measurement), each the minimum of repeated runs.  MP_UNSUPPORTED when
- * the platform has no such kernel.
+ * (nanoBench's differential measurement), each the minimum of repeated
+ * runs.  MP_UNSUPPORTED when the platform has no such kernel.
  */
 enum mp_status mp_cpu_per_op(struct cpu_ctx *x, enum mp_arith op, uint32_t width,
 			     uint32_t chains, double *ticks);

@@ -5,16 +5,13 @@
 /* Operations per chain in the shorter kernel of a pair (the longer has twice as many). */
 #define DEPTH 8u
 /*
- * Iterations of a run: with 8 to 16 dependent operations of up to ~20
- * cycles each an iteration takes at most a few hundred cycles, so a run
- * lasts under a millisecond at the slowest and is still some thousand
- * cycles at the fastest (a TSC tick is a cycle or less).
+ * Iterations of a run: under a millisecond at the slowest operation, some
+ * thousand cycles at the fastest (docs/algorithms.md, "CPU").
  */
 #define STEPS 2048u
 /*
- * Runs without a new minimum before a kernel's time stands: Cooper-Xu's
- * 25, or MP_IDENTICAL_RUNS identical ones (nothing disturbs a simulated
- * kernel).
+ * Runs without a new minimum before a kernel's time stands (Cooper-Xu's
+ * 25), or MP_IDENTICAL_RUNS identical ones.
  */
 #define STABLE 25u
 

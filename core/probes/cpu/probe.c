@@ -1,28 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Probe "cpu" (X-Ray section 3) on generated arithmetic kernels.
- *
- *   Clock (3.1): a chain of dependent integer additions runs one per cycle
- *   on every core we know; ticks per addition give the core clock.  It is
- *   measured at the start, between the widths and at the end: a clock that
- *   moves (turbo, power management, a wide-vector licence) shows as a
- *   spread, and the record says whether it stayed within MP_CLOCK_STEADY.
- *
- *   Latency (3.2): one chain, every operation waiting for the one before.
- *
- *   Initiation interval (3.3): more and more independent chains (1, 2, 4,
- *   8, 12, 16, or as many as the platform has registers for) until the
- *   time per operation stops falling by more than CPU_GAIN; its inverse is
- *   the throughput.  Where it still falls at the most chains there are
- *   registers for, the throughput is not measured: it would only be a
- *   lower bound.
- *
- *   Existence (3.4): an operation at a width the platform cannot run is
- *   not listed; FMA is recorded as present or absent.
- *
- * Times become cycles through the clock measured last (so a clock that
- * moves between the start and a width does not bend the cycles), the
- * platform's core clock when none was.
+ * Probe "cpu" (X-Ray section 3) on generated arithmetic kernels: the clock
+ * (3.1) from dependent integer additions, measured at the start, between
+ * the widths and at the end; latency (3.2) on one chain; throughput (3.3)
+ * from more and more chains until the time per operation stops falling by
+ * more than CPU_GAIN (not measured where it still falls at the most chains
+ * there are registers for); existence (3.4).  Times become cycles through
+ * the clock measured last, else the platform's core clock.
+ * docs/algorithms.md, "CPU".
  */
 #include "core/lib/bits.h"
 #include "core/lib/str.h"
@@ -31,7 +16,7 @@
 
 /* Memory for one kernel: its constants and code (at most a few hundred instructions). */
 #define KERNEL_BYTES (64u << 10)
-/* A clock within 2% over the probe is steady (the spread of repeated measurements is far less). */
+/* A clock within this much over the probe is steady. */
 #define MP_CLOCK_STEADY 0.02
 /* More chains help while the time per operation falls by more than this. */
 #define CPU_GAIN 0.05
@@ -122,9 +107,8 @@ static bool measure(struct cpu_ctx *x, enum mp_arith op, uint32_t width)
 }
 
 /*
- * A width's first kernel runs once untimed: a core may power its wide
- * units up only when they are used (Intel's AVX-512 upper lanes take some
- * microseconds), and the first minimum would carry that.
+ * A width's first kernel runs once untimed: wide units may power up only
+ * when used (docs/algorithms.md, "CPU").
  */
 static void warm_up(struct cpu_ctx *x, uint32_t width)
 {

@@ -1,38 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The levels as instruction fetches see them: Cooper-Xu's multi-level test
- * (core/measure/footprint.c) run on code.  AMP 3.8 executes straight-line
- * code of a given size; so does this: each row of C(k) is one block of
- * FETCH_ROW bytes the processor runs straight through, the rows in
- * shuffled order, so a footprint of k bytes is k bytes of code fetched
- * line after line.  Hardware fetches a straight run ahead of the branch at
- * its end (next-line prefetch, the branch predictor's run-ahead): what a
- * line costs is then the rate at which a level delivers code, which is
- * what straight-line code meets, and the steps of the curve are the levels.
+ * (core/measure/footprint.c) run on straight-line code (AMP 3.8): each row
+ * of C(k) is one block of FETCH_ROW bytes run straight through, the rows in
+ * shuffled order.  What a line costs is the rate at which a level delivers
+ * code.  docs/algorithms.md, "Instruction caches".
  */
 #include "core/lib/buf.h"
 #include "core/measure/footprint.h"
 #include "core/probes/icache/icache.h"
 
-/*
- * Bytes of straight-line code per row: 16 lines of 64 bytes.  Long enough
- * that a row is fetched as a stream (not a branch per line, which a
- * decoded-op cache of a few thousand entries holds for sparse code), short
- * enough that the sweep starts at FETCH_FIRST_ROWS rows, below the 8 KB
- * of the smallest L1I in the papers.
- */
+/* Bytes of straight-line code per row, and the rows the sweep starts at. */
 #define FETCH_ROW 1024u
 #define FETCH_FIRST_ROWS 4u
 /*
- * The sweep ends at FETCH_TOP_FACTOR times the documented level-2 cache that
- * serves instructions (the L2 as fetches see it, and the climb out of it),
- * at least FETCH_TOP_MIN, FETCH_TOP_DEFAULT when nothing is documented; at
- * most half the arena and what one code string may hold.
+ * The sweep ends at FETCH_TOP_FACTOR times the documented level-2 cache
+ * that serves instructions, at least FETCH_TOP_MIN, FETCH_TOP_DEFAULT when
+ * nothing is documented; at most half the arena and what one code string
+ * may hold.
  */
 #define FETCH_TOP_FACTOR 4u
 #define FETCH_TOP_MIN (1ull << 20)
 #define FETCH_TOP_DEFAULT (4ull << 20)
-/* Time bound of the sweep (the data levels test gets 4 s for a far larger range). */
+/* Time bound of the sweep. */
 #define FETCH_BUDGET_S 2.0
 
 uint64_t mp_icache_fetch_top(const struct mp_ctx *c)

@@ -1,24 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Probe "icache": the instruction side of the cache hierarchy, by fetches
- * of generated code (core/measure/link.h: chains of code blocks, the
- * instruction-side twin of the pointer chase).
- *
- *   1. The first level fetches meet: its size, ways and line by the two
- *      L1 algorithms of core/probes/l1/ (Cooper-Xu's gap test, X-Ray's
- *      compact sets), each element a code block as short as the platform
- *      makes them, on the same compact-set discipline as the data side.
- *      Recorded as the L1 instruction cache when they agree and it is not
- *      a lower unified level already known (a machine without an L1I, the
- *      Pentium 4 with its trace cache, fetches from the L2).
- *   2. Every level as straight-line code sees it (fetch.c).
- *
- * Pitfalls of code (docs/algorithms.md, "Instruction caches"): the chain's
- * jumps fill the branch target buffer as its lines fill the cache; a
- * decoded-op cache holds sparse blocks better than lines (AMD's op cache:
- * 64 sets of 12 ways); the code is written, then the processor serialized
- * (the platform's code_build); blocks start on element boundaries, so no
- * block straddles a line by accident.
+ * of generated code (core/measure/link.h).  1. The first level fetches
+ * meet: its size, ways and line by the two L1 algorithms of core/probes/l1/
+ * on code blocks, recorded as the L1I when they agree and it is not a
+ * lower unified level already known.  2. Every level as straight-line code
+ * sees it (fetch.c).  docs/algorithms.md, "Instruction caches" and "Code
+ * chains" (the pitfalls of code).
  */
 #include "core/lib/buf.h"
 #include "core/lib/str.h"

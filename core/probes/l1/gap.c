@@ -1,25 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Cooper and Xu's L1 gap test (section 3.2, figure 3), in their order:
- * capacity, then associativity, then line size.  G(n, k, o) is n words k
+ * capacity, then associativity, then line size, on G(n, k, o): n words k
  * bytes apart, the last moved o bytes further (core/seq/refstring.h).
- *
- *   1. Capacity: n = MaxAssoc + 1, k doubling from LB / MaxAssoc: the first
- *      k at which G misses gives capacity <= MaxAssoc * k (set 0 then holds
- *      one line more than its ways).  Where no k misses, the cache has more
- *      ways than MaxAssoc: we double MaxAssoc and sweep again (theirs is
- *      fixed at 16; X-Ray's Power3 L1 has 128 ways).
- *   2. Associativity: n - 1 halving, k = capacity / (n - 1), until G hits:
- *      then ways lie in [n, 2(n - 1)].  They stop there (powers of two);
- *      we search that range for the largest n that still hits, so that 3-,
- *      12- or 24-way caches come out exact.
- *   3. Capacity refined (AMP 3.2: between the last fitting and the first
- *      failing hypothesis): with the ways A known, the capacity is A times
- *      a power of two (the way size), and exactly one such value lies in
- *      (capacity / 2, capacity].  Two runs confirm it.
- *   4. Line: o doubling in G(A + 1, way, o) until the last word moves to
- *      the next set and G hits again (they step o a word at a time; the
- *      first hit is at o = line either way, and lines are powers of two).
+ * Where it goes beyond the paper (MaxAssoc doubled, the ways searched
+ * inside their bracket, the capacity refined) docs/algorithms.md, "L1 data
+ * cache", says why.
  */
 #include "core/lib/bits.h"
 #include "core/probes/l1/l1.h"

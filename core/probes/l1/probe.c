@@ -13,9 +13,8 @@
 #include "core/probes/probes.h"
 
 /*
- * Memory for the L1 tests: Cooper-Xu's gap strings reach their upper bound
- * of 4 MB (3.2); X-Ray's sets reach twice the capacity.  Large pages keep
- * every string within a few TLB entries.
+ * Memory for the L1 tests: the gap strings reach Cooper-Xu's upper bound,
+ * 4 MB; X-Ray's sets twice the capacity.
  */
 #define L1_ARENA_BYTES (8ull << 20)
 /* The all-hit baseline: 8 lines of 64 bytes, 512 bytes, inside any L1
@@ -23,10 +22,8 @@
 #define L1_BASE_STRIDE 64u
 #define L1_BASE_N 8u
 /*
- * TLB twins (core/measure/compact_set.h) before the L1 is known: elements 64 bytes apart
- * in their pages (two per line where lines are 128 bytes: still hits), at
- * most 128 of them: the smallest L1 of the papers and the model library
- * (8 KB) holds 128 lines 64 bytes apart, spread evenly over its sets.
+ * TLB twins before the L1 is known: elements 64 bytes apart in their pages,
+ * at most L1_TWIN_MAX of them (docs/algorithms.md, "L1 data cache").
  */
 #define L1_TWIN_LINE 64u
 #define L1_TWIN_MAX 128u
@@ -54,8 +51,10 @@ void mp_probe_l1(struct mp_ctx *c)
 
 	if (mp_probe_alloc_contig(c, L1_ARENA_BYTES, &m) != MP_OK)
 		return;
-	/* Lines earlier probes left behind can stay for good in a tree-PLRU
-	 * set: start from empty caches where the platform can. */
+	/*
+	 * Start from empty caches where the platform can (docs/algorithms.md,
+	 * "Timing discipline", stale lines).
+	 */
 	c->p->ops->flush_all(c->p);
 	mp_compact_set_init(&s, c, &m, "l1", mp_ref_xray(L1_BASE_STRIDE, L1_BASE_N));
 	run(c, &s);

@@ -1,26 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * X-Ray's L1 data cache algorithm (Yotov et al. 4.4, figures 8 and 10).
- * <S, n> is n words S bytes apart.  Theorem 1: the longest compact <S, n>
- * has max(C / S, A) elements, so as S doubles the shortest non-compact
- * length n(S) halves until it bottoms out at A + 1, first reached at the
- * way size S = C / A.
- *
- * Figure 8: grow n until <S, n> is not compact; then for each doubling of
- * S find the smallest non-compact n' <= n by binary search; when n stops
- * changing, A = n - 1 and C = (S / 2) A.
- * Figure 10: <C/A, 2A, b> (the second A words moved b bytes) is compact
- * once b reaches the line: the moved half then maps to the next set.
- *
- * X-Ray starts at S = 1 (one element).  We start at 64 bytes: below the
- * line several words share a line, which only weakens the signal, and
- * Theorem 1 holds for every power-of-two S up to the way size, the
- * smallest of which in any known L1 is 512 bytes (Power3: 64 KB, 128-way).
+ * X-Ray's L1 data cache algorithm (Yotov et al. 4.4, figures 8 and 10):
+ * <S, n> is n words S bytes apart; as S doubles the shortest non-compact n
+ * halves until it bottoms out at A + 1 (Theorem 1).  Figure 8 finds A and
+ * C, figure 10 the line.  docs/algorithms.md, "L1 data cache".
  */
 #include "core/probes/l1/l1.h"
 
 #define XRAY_S0 64u
-/* The ladder stops here: 64 KB ways (Athlon MP's L1 has 32 KB ways). */
+/* The ladder's last stride. */
 #define XRAY_S_MAX (256ull << 10)
 
 /* 1: <S, n> not compact, 0: compact, -1: not timed. */
@@ -105,9 +93,8 @@ static int block(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t
 /*
  * The ways and way again at other places in memory (each round of a
  * compact-set test takes a random offset): A words a way apart fit and
- * A + 1 do not, 2A half a way apart fit and 2A + 1 do not.  A virtually
- * indexed L1 answers the same everywhere; a physically indexed one whose
- * way is larger than a page, on scattered frames, does not (Cortex-A9).
+ * A + 1 do not, 2A half a way apart fit and 2A + 1 do not.  A physically
+ * indexed L1 on scattered frames answers differently.
  */
 #define XRAY_VERIFY_ROUNDS 2u
 

@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The latency curve: the multi-level test's C(k) sweep (core/measure/footprint.h)
- * over small footprints only, a cheap first curve that gives the hit
- * latency of the first-level data cache before any other probe runs.  The
- * "levels" probe runs the same sweep over the whole hierarchy.
+ * The latency curve: the multi-level test's C(k) sweep (core/measure/
+ * footprint.h) over small footprints only, a first hit latency of the L1
+ * data cache before any other probe runs.
  */
 #include "core/measure/footprint.h"
 #include "core/probes/probes.h"
 
 /*
- * The curve runs to LATENCY_TOP_FACTOR times the documented L1 data cache
- * (enough to show the step to L2 and its plateau), or to
- * LATENCY_TOP_DEFAULT (four times the largest L1 data cache we know of,
- * 64K) when nothing is documented.
+ * The curve runs to LATENCY_TOP_FACTOR times the documented L1 data cache,
+ * or to LATENCY_TOP_DEFAULT when nothing is documented
+ * (docs/algorithms.md, "Multi-level caches").
  */
 #define LATENCY_TOP_FACTOR 8u
 #define LATENCY_TOP_DEFAULT (256u << 10)

@@ -2,12 +2,10 @@
 /*
  * The multi-level cache test (Cooper-Xu 3.3): the C(k) response curve over
  * the whole hierarchy, its transitions found by the step analysis.  Every
- * transition is a level: its effective capacity (refined between the last
- * footprint that fits and the first that does not) and its hit latency (the
- * plateau below the transition); the plateau after the last transition is
- * memory.  Level 1 is the L1 data cache (the "l1" probe measures its
- * physical parameters); the levels below are reported as unified, which is
- * what a data reference string can see.
+ * transition is a level: its effective capacity and its hit latency; the
+ * plateau after the last transition is memory.  Level 1 is the L1 data
+ * cache; the levels below are reported as unified.  docs/algorithms.md,
+ * "Multi-level caches".
  */
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
@@ -15,37 +13,24 @@
 #include "core/probes/probes.h"
 
 /*
- * Sweep range.  The curve must run on past the last cache level to show
- * the climb out of the last level: to the first sample point at or above
- * LEVELS_TOP_PERCENT of the sum of the documented data and unified caches
- * (exclusive levels add up, X-Ray 5.2.2), at least LEVELS_TOP_MIN, LEVELS_TOP_DEFAULT (Cooper-Xu's upper
- * bound, 32M, doubled for today's last levels) when nothing is
- * documented, and at most half the arena.  When the curve never climbs out
- * of its last plateau within the range (a level the documentation does not
- * list), the range grows LEVELS_EXTEND times over, up to LEVELS_EXTENSIONS
- * times.
+ * Sweep range: to the first sample point at or above LEVELS_TOP_PERCENT of
+ * the documented data and unified caches added up, at least LEVELS_TOP_MIN,
+ * LEVELS_TOP_DEFAULT when nothing is documented, at most half the arena;
+ * grown LEVELS_EXTEND times, up to LEVELS_EXTENSIONS times, while the curve
+ * does not climb out of its last plateau.
  */
 #define LEVELS_TOP_PERCENT 125u
 #define LEVELS_TOP_MIN (2ull << 20)
 #define LEVELS_TOP_DEFAULT (64ull << 20)
 #define LEVELS_EXTEND 4u
 #define LEVELS_EXTENSIONS 2u
-/*
- * Footprints above LEVELS_COLD_PERCENT of that sum cannot be held whole by
- * the caches, so their runs skip the warming walk (the costliest part of a
- * run at memory latency): without it a run can only be slower, and these
- * points only have to show that the curve has left the last level.
- */
+/* No warming walk above LEVELS_COLD_PERCENT of that sum (no level can hold the footprint). */
 #define LEVELS_COLD_PERCENT 100u
 #define LEVELS_FINE_FACTOR 4u
 #define LEVELS_FINE_DEFAULT (256u << 10)
-/* Time bound of the sweep (Cooper-Xu report a few seconds for this test). */
+/* Time bound of the sweep. */
 #define LEVELS_BUDGET_S 4.0
-/*
- * An effective capacity below this fraction of the documented size is
- * reported: Cooper-Xu (section 4) find the last level's effective capacity
- * below its physical one when other cores share it.
- */
+/* An effective capacity below this fraction of the documented size gets a note. */
 #define FAR_BELOW 0.5
 
 /* The documented data and unified caches, added up (0: none documented). */

@@ -7,13 +7,9 @@
  *   2. b <= s < N/a:    one miss every access;
  *   3. N/a <= s <= N:   N/s <= a elements fit in one set: no misses.
  * The line (or page) is the first stride of case 2, the associativity
- * N / s at the first stride of case 3.  With N = 2C exactly (C from
- * cacheSize, refined) the first stride of case 3 is twice the way span, so
- * N/s is the associativity exactly, a power of two or not.
- *
- * The accesses of one stride come in groups of max(s, 4096) bytes (a
- * page for a TLB), groups and elements in shuffled order: the cases are
- * unchanged and no stride prefetcher hides a miss.
+ * N / s at the first stride of case 3, with N = 2C.  The accesses of one
+ * stride come in shuffled groups of max(s, 4096) bytes (a page for a TLB).
+ * docs/algorithms.md, "Counter-based probes", PAPI.
  */
 #include "core/probes/papi/papi.h"
 #include "core/seq/refstring.h"

@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The PAPI cache and TLB benchmarks (Dongarra, Moore, Mucci, Seymour and
- * You, "Accurate Cache and TLB Characterization Using Hardware
- * Counters"), shared by core/papi_*.c and core/probes/papi/probe.c.
- *
- *   cacheSize   footprints growing by powers of two, every level's misses
- *               counted in the same runs; a level's capacity is where its
- *               misses begin, refined to the exact footprint (section 3);
- *   cacheBlock  a footprint N of twice the capacity, strides growing by
- *               powers of two, the number of accesses held constant; the
- *               three cases of section 2 give the line (or page) and the
- *               associativity.
+ * You, "Accurate Cache and TLB Characterization Using Hardware Counters"),
+ * shared by the files of core/probes/papi/: cacheSize (size.c) gives the
+ * capacities, cacheBlock (block.c) the line (or page) and the
+ * associativity.  docs/algorithms.md, "Counter-based probes", PAPI.
  */
 #ifndef MEMPROBE_CORE_PROBES_PAPI_PAPI_H
 #define MEMPROBE_CORE_PROBES_PAPI_PAPI_H

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "papi" probe: the PAPI cacheSize and cacheBlock benchmarks (core/
- * papi.h) over every cache level and data TLB level the platform counts.
- * cacheBlock first gives each level's line (page); cacheSize then sweeps
- * all levels at once and refines each capacity; cacheBlock at twice the
- * capacity gives the associativity.  The level's type is AMP's (3.6) where
- * the amp probe ran, else data for level 1 and unified below.
+ * The "papi" probe: the PAPI cacheSize and cacheBlock benchmarks
+ * (core/probes/papi/papi.h) over every cache level and data TLB level the
+ * platform counts.  cacheBlock first gives each level's line (page);
+ * cacheSize then sweeps all levels at once and refines each capacity;
+ * cacheBlock at twice the capacity gives the associativity.  The level's
+ * type is AMP's (3.6) where the amp probe ran, else data for level 1 and
+ * unified below.
  */
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
@@ -111,10 +112,10 @@ static enum mp_status sizes_from(struct papi *p, const struct papi_level *lv, un
 }
 
 /*
- * In memory that is not physically contiguous a physically indexed level's
- * sets depend on where the frames fell: cacheSize again from a quarter and
- * from the middle of the array; a level whose capacity comes out otherwise
- * anywhere is not told.
+ * In memory that is not physically contiguous cacheSize runs again from a
+ * quarter and from the middle of the array; a level whose capacity comes
+ * out otherwise anywhere is not told (docs/algorithms.md, "Counter-based
+ * probes", frames).
  */
 static enum mp_status frames_agree(struct papi *p, struct papi_level *lv, unsigned n)
 {

@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * papi_cacheSize (PAPI paper, sections 2 and 3): footprints growing by
- * powers of two, every level's misses counted in the same runs ("a sharp
- * increase in the number of cache misses occurs when the cache size is
- * exceeded"), then for each level "a more refined search to pinpoint the
- * exact array size where the change in cache or TLB misses occurs".
- *
- * The paper reads the array at stride one; here every element is one
- * smallest line (a page for a TLB), since the other words of a line only
- * add hits, and the elements come in shuffled order, so that no prefetcher
- * hides a miss.
+ * powers of two, every level's misses counted in the same runs, then for
+ * each level "a more refined search" for the footprint where its misses
+ * begin.  One element per smallest line (a page for a TLB), in shuffled
+ * order.  docs/algorithms.md, "Counter-based probes", PAPI.
  */
 #include "core/measure/capacity.h"
 #include "core/probes/papi/papi.h"

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * TLB page size and associativity by X-Ray's compact sets (4.6): a TLB is
- * a cache whose block is a page, so the cache algorithms apply with page
- * strides.  Every string keeps its loads L1 hits where it can (one line per
- * page, the lines spread over the sets: mp_ref_pages) and is compared with
- * a reference string of as many elements, so that the caches behave alike
- * and only the TLB level under test differs.  For a level below the first,
- * each element becomes a group of pages (X-Ray's stride decomposition,
- * 4.5.1) so that the levels above always miss.
+ * a cache whose block is a page.  Every string keeps its loads L1 hits
+ * where it can and is compared with a reference string of as many
+ * elements; for a level below the first, each element becomes a group of
+ * pages (4.5.1).  docs/algorithms.md, "TLBs".
  */
 #include "core/measure/timing.h"
 #include "core/probes/tlb/tlb.h"
@@ -59,17 +56,10 @@ static int compact(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i, uin
 }
 
 /*
- * Associativity and sets.  At a stride of 2^j pages a set-associative TLB
- * of s sets holds max(E / 2^j, A) of the pages (X-Ray theorem 1).  With
- * n = 1.5 E / 2^j pages every set they use overflows by half while
- * 2^j <= s (a clear miss on most loads, not one set among hundreds), and
- * they fit once 2^j >= 2s, where they all share one set.  The first
- * compact j gives s = 2^(j-1); at a stride of s pages, where all pages share
- * one set, the largest compact n is the associativity (X-Ray figure 8's
- * limit), and E = s * A replaces the
- * estimate of the T(1,k) bisection, which one entry too many in one set of
- * a large TLB hardly moves.  j = 1 compact means one set: fully
- * associative, A = E.
+ * Associativity and sets (X-Ray theorem 1): 1.5 E / 2^j pages at a stride
+ * of 2^j pages; the first compact j gives s = 2^(j-1), the largest compact
+ * count at a stride of s pages is A, and E = s A.  j = 1 compact: fully
+ * associative, A = E.  docs/algorithms.md, "TLBs", associativity.
  */
 static uint64_t largest_compact(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i,
 				uint64_t stride, uint64_t hi)
@@ -117,16 +107,13 @@ static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 }
 
 /*
- * Page size.  N = 1.5 E elements, one in each of N slices of s bytes: they
- * touch N * s / B pages, which level i holds at s = B / 2 and overflows at
- * s = B (the levels above miss at both, N * s / B being more than their
- * entries).  A stride fits while its time stays under the level's fitting
- * time plus the compact-set fraction of its miss penalty.  The page the
- * memory was mapped with is tried first (s = page / 2 must fit, s = page
- * must not); otherwise the search goes down or up from there to the
- * smallest stride that overflows, one line at least, PAGE_PROBE_FACTOR
- * pages at most.  Strides under half a page put several elements in a page
- * and, with a slice smaller than the L1's way, less evenly over its sets.
+ * Page size: N = 1.5 E elements, one in each of N slices of s bytes, fit
+ * level i at s = B / 2 and overflow it at s = B.  A stride fits while its
+ * time stays under the level's fitting time plus MP_TLB_COMPACT_FRAC of its
+ * miss penalty.  The mapping's page is tried first; otherwise the search
+ * goes down or up from there to the smallest stride that overflows, one
+ * line at least, PAGE_PROBE_FACTOR pages at most.  docs/algorithms.md,
+ * "TLBs", page size.
  */
 static int fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i, uint64_t s)
 {

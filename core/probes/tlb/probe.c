@@ -3,12 +3,10 @@
  * The TLB test (Cooper-Xu 3.4): T(1,k), one line in each of k pages, swept
  * over k with the discipline of the multi-level test; its transitions are
  * suspects, each confirmed only if T(2,k), T(3,k) and T(4,k) rise at the
- * same number of pages (a cache boundary moves with the lines per page, a
- * TLB boundary does not).  Each confirmed level's entries are refined to
- * the page between the last grid point that fits and the first that does
- * not; its miss penalty is the rise; its page size and associativity come
- * from X-Ray's compact sets (core/probes/tlb/geom.c).  The test runs on base pages
- * and, where the platform maps them, on 2M pages.
+ * same number of pages.  Each confirmed level's entries are refined to the
+ * page; its miss penalty is the rise; its page size and associativity come
+ * from X-Ray's compact sets (geom.c).  The test runs on base pages and,
+ * where the platform maps them, on 2M pages.  docs/algorithms.md, "TLBs".
  */
 #include "core/lib/buf.h"
 #include "core/measure/footprint.h"
@@ -21,37 +19,28 @@
 #define TLB_MIN_PAGES 4u
 /*
  * Largest: TLB_TOP_FACTOR times the largest documented data TLB, at least
- * TLB_TOP_MIN pages (Cooper-Xu's 8M of 4K pages) and at most half the
- * arena; TLB_TOP_DEFAULT pages when nothing is documented.
+ * TLB_TOP_MIN pages and at most half the arena; TLB_TOP_DEFAULT pages when
+ * nothing is documented.
  */
 #define TLB_TOP_FACTOR 4u
 #define TLB_TOP_MIN 2048u
 #define TLB_TOP_DEFAULT 16384u
 /* Line counts of Cooper-Xu's confirmation strings T(2,k) .. T(4,k). */
 #define TLB_CONFIRM_LINES 4u
-/* Grid steps between a suspect and the points of its confirmation (2: a factor 1.4 to 1.5). */
+/* Grid steps between a suspect and the points of its confirmation. */
 #define TLB_CONFIRM_AWAY 2
 /*
- * A suspect is confirmed when every T(n,k) rises across it, by at least
- * this fraction of T(1,k)'s rise and by more than the noise.  A cache
- * boundary has left T(n,k) flat there (it moved to 1/n of the pages); a
- * TLB boundary lifts T(n,k) by the same miss penalty (the rounds of
- * mp_ref_pages bring every page round only after all others).  The rises
- * are compared in time, not in ratio: T(n,k) holds n times the lines and
- * may sit on a slower cache level, which adds to both of its points alike.
+ * A suspect is confirmed when every T(n,k) rises across it, in time, by at
+ * least this fraction of T(1,k)'s rise and by more than the noise.
  */
 #define TLB_CONFIRM_FRAC 0.5
 /*
- * Tries of the first string past a level's entries, TLB_REST_US apart:
- * Cooper-Xu's minimum taken over time as well.  On a shared host a
- * neighbour on the same core can hold some of the TLB's entries for tens
- * to hundreds of milliseconds (AMD Zen 3 under KVM, an otherwise idle
- * guest: 64 pages ran at L1 speed for a while, then missed, then ran
- * again), and a string that fits at any time fits.
+ * Tries of the first string past a level's entries, TLB_REST_US apart
+ * (docs/algorithms.md, "TLBs", over time).
  */
 #define TLB_TRIES 10u
 #define TLB_REST_US 50000u
-/* Time bound of one T(1,k) sweep (Cooper-Xu: the TLB test under a second). */
+/* Time bound of one T(1,k) sweep. */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
 
@@ -95,9 +84,8 @@ static enum mp_status tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s,
 }
 
 /*
- * The TLB tests' strings are short (at most a few thousand loads a pass),
- * so each takes Cooper-Xu's 25 passes without a new minimum whatever the
- * profile.
+ * The TLB tests' strings are short, so each takes Cooper-Xu's 25 passes
+ * without a new minimum whatever the profile.
  */
 enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks)
 {
@@ -144,12 +132,7 @@ static enum mp_status t1_sweep(struct tlb_ctx *t, uint64_t top, const char *what
 
 /*
  * Cooper-Xu's confirmation: do T(2..4, k) rise across the suspect too?
- * They are timed a grid step or two away from it on either side (inside
- * its plateaus, never a factor two below it): a TLB whose boundary is not
- * sharp (replacement that is not LRU, entries taken by the program's own
- * code and stack) has T(n,k) already rising at the last point T(1,k)
- * fitted, while a cache boundary of T(n,k), at 1/n of T(1,k)'s, stays
- * below both points.
+ * They are timed TLB_CONFIRM_AWAY grid steps from it on either side.
  */
 static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 {
@@ -166,21 +149,11 @@ static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES };
 
 /*
- * Fetches (the "itlb" probe).  The L1 instruction cache holds only a few
- * times as many lines as the first ITLB has entries (512 lines, 256
- * entries on SPR), and a chain of k blocks is also k taken branches: past
- * the branch target buffer's entries every block is mispredicted.  Both
- * are boundaries in blocks, not pages, and T(n,k)'s cache boundary at 1/n
- * of T(1,k)'s falls on the TLB boundary itself, where a pseudo-LRU set just
- * over its ways hits on some lines: the times are not monotonic and
- * Cooper-Xu's test fails.  So the code side holds the blocks and halves
- * the pages instead: T(2, k/2) has as many blocks (lines, branches) as
- * T(1,k) on half the pages.  Timed at lo, below the step, and at U, the
- * first point of the plateau above it (U <= 2 lo): across a TLB boundary E
- * (lo < E < U) its pages stay within E and it stays flat; across a
- * boundary in blocks it rises as T(1,k) does.  Where U > 2 lo the two
- * cannot be told apart (a cache of as many lines as the TLB has entries:
- * Power3, the Apple-like model): not a TLB level from this side.
+ * Fetches (the "itlb" probe): the blocks are held and the pages halved,
+ * T(2, k/2) timed at lo, below the step, and at U, the first point of the
+ * plateau above it (U <= 2 lo): flat across a TLB boundary, rising across a
+ * boundary in blocks.  Where U > 2 lo the two cannot be told apart: not a
+ * TLB level from this side.  docs/algorithms.md, "Instruction TLBs".
  */
 static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
@@ -198,10 +171,8 @@ static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o,
 
 /*
  * PIECES: on large pages, T(2,k) already misses where T(1,k) fits the
- * first level, as if the TLB held pieces of a page rather than pages (a
- * hypervisor backing a guest's 2M pages with 4K ones: each of a page's
- * lines then needs its own entry).  (On base pages T(2,k) can miss there
- * for a cache boundary of its own.)
+ * first level: the TLB holds pieces of a page rather than pages
+ * (docs/algorithms.md, "TLBs", large pages).
  */
 static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
@@ -230,19 +201,9 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
 /*
  * What a string that fits runs at: within `fit` (log2) of `below` in
  * Cooper-Xu's short windows (mp_tlb_time), or within TLB_LONG_RISE of
- * `strict` in long ones (MP_MIN_LONG).  Between two windows the timing
- * code touches a few pages of its own (stack, platform state); a TLB that
- * holds the string and little more loses entries to them each time and
- * takes many loads to win them back: with 1024-load windows a 64-entry L1
- * DTLB rose gradually from 57 pages, with 16384-load windows it stayed
- * flat to 64 (AMD Zen 3 under KVM).  `strict` comes from the long-window
- * time of the plateau's middle string (settle()), which a neighbour holding
- * a few entries does not slow, and its allowance is fixed, not scaled by
- * the curve's noise: a disturbance only adds time, so a long window that
- * carries one (every one does in the simulator's rough copies) only misses
- * a fit that the short windows see.  TLB_LONG_RISE is twice the spread of
- * the clean long-window minima of fitting strings there (2%); one page
- * past the 64 entries ran 16% slower at best.
+ * `strict` in long ones (MP_MIN_LONG), `strict` being the long-window time
+ * of the plateau's middle string (settle()).  docs/algorithms.md, "TLBs",
+ * entries.
  */
 #define TLB_LONG_RISE 0.04
 struct fit_rule {
@@ -252,7 +213,7 @@ struct fit_rule {
 	/*
 	 * The plateau's highest point over its middle, in the sweep; at most
 	 * the smallest step the analysis counts (a plateau that rose more
-	 * would have been two): beyond that, a disturbance lifted the point.
+	 * would have been two).
 	 */
 	double slope;
 };
@@ -280,9 +241,7 @@ static int fits_now(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
 /*
  * Time the plateau's middle string now, in both windows, and lower `below`
  * and `strict` to what it runs at (carried to the plateau's highest point
- * by the sweep's slope): a neighbour that ran through the whole sweep
- * lifted every point of it, and a TLB with random replacement loses
- * entries to a neighbour's fills at any size.
+ * by the sweep's slope): a neighbour may have lifted the whole sweep.
  */
 static void settle(struct tlb_ctx *t, struct fit_rule *f)
 {
@@ -348,13 +307,10 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
 
 /*
  * Entries: the most pages that still run at the time of the plateau the
- * rule `f` was made for (its highest point: the noise within the plateau
- * is no reason to stop, as in mp_footprint_refine), searched from `lo`, which
- * fits, to the point after plateau u's first (the sweep's short windows,
- * or a neighbour, may have lifted the points between).  A "fits" is final
- * (noise only adds time), a "does not" may be a neighbour's doing: the
- * first string past the answer is tried again over time, and if it fits
- * the search goes on above it.
+ * rule `f` was made for (its highest point, as in mp_footprint_refine),
+ * searched from `lo`, which fits, to the point after plateau u's first.
+ * The first string past the answer is tried again over time, and if it
+ * fits the search goes on above it.
  */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
 			struct fit_rule *f)
@@ -392,9 +348,7 @@ static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const cha
 /*
  * Does the confirmed rise of step u belong to the level below it, which
  * holds `entries`?  Yes when the plateau before it ends short of twice
- * those entries (X-Ray 4.5's C(i+1) >= 2 C(i), which every TLB hierarchy
- * we know keeps by far): a neighbour holding some entries for part of the
- * sweep can split one rise in two.
+ * those entries (docs/algorithms.md, "TLBs", steps that are one level).
  */
 static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t u,
 		      uint64_t entries)

@@ -82,10 +82,8 @@ void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
 
 /*
  * A confirmed rise whose "page" is smaller than the pages the memory is
- * mapped with: no TLB maps less than a page, so a cache boundary passed
- * the confirmation (on a busy host, one of T(2..4,k)'s points can carry a
- * disturbance; on 2M pages this VM once gave "39 entries of 1M").  Said,
- * not recorded.
+ * mapped with is a cache boundary that passed the confirmation: said, not
+ * recorded (docs/algorithms.md, "TLBs", page size).
  */
 static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 {
@@ -99,13 +97,9 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 
 /*
  * X-Ray's page test says "less than a page".  On loads that is a cache
- * boundary that passed the confirmation (not_tlb).  On fetches the
- * confirmation itself told pages from blocks (confirmed_code): the rise
- * moves with the pages of this mapping.  What disturbs the page test there
- * is the front end's own structures, which count blocks (taken branches,
- * decoded windows) and grow with its N = 1.5 E blocks: the page size is
- * then the mapping's, and the ways, measured by the same strings, are not
- * told.  Said in a note.  Returns whether the level is still recorded.
+ * boundary (not_tlb); on fetches the page is the mapping's and the ways
+ * are not told (docs/algorithms.md, "Instruction TLBs").  Said in a note.
+ * Returns whether the level is still recorded.
  */
 static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
 {
@@ -137,12 +131,8 @@ void mp_tlb_note(const struct tlb_ctx *t, const char *what)
 }
 
 /*
- * The smallest rise a TLB level makes, in cycles per access: a miss that
- * hits the next level costs at least a cycle, and MP_STEP_MIN_RISE_TLB's
- * 10% was set on a four-cycle L1 hit (core/measure/steps.h), 0.4 cycles.
- * On fetches the base is a block a cycle, so the relative floor alone
- * would take a rise of 0.1 cycle: the front end's block-counting
- * structures make such rises (docs/algorithms.md, "Instruction TLBs").
+ * The smallest rise a TLB level makes, in cycles per access
+ * (docs/algorithms.md, "TLBs", miss penalty).
  */
 #define TLB_MIN_PENALTY_CYCLES 0.4
 

@@ -13,10 +13,8 @@
 /*
  * A compact-set test (X-Ray 4.2) on a TLB: a string is "compact" for the
  * level under test while its time stays below the level's fitting time
- * plus this fraction of the level's miss penalty.  A quarter: an LRU or
- * FIFO TLB misses on every access once the string overflows a set (the
- * whole penalty); random replacement misses less, and a quarter still
- * catches it one or two entries past the capacity.
+ * plus this fraction of the level's miss penalty (docs/algorithms.md,
+ * "TLBs", page size).
  */
 #define MP_TLB_COMPACT_FRAC 0.25
 
