@@ -52,12 +52,16 @@ static const struct topo_leaf {
 	{ 0xbu, MP_X86_OTHER, false, { [1] = P_THREAD, [2] = P_CORE }, "cpuid 0xb" },
 };
 
-/* What a topology leaf told: for each part found, the lowest x2APIC ID bit of its number. */
+/*
+ * What a topology leaf told: for each part found, the lowest x2APIC ID bit
+ * of its number and the logical CPUs in one (EBX[15:0] of the level whose
+ * shift that is).
+ */
 struct topo {
 	uint32_t x2apic;
 	uint32_t thread_bits;     /* bits numbering the threads of a core */
 	bool has[P_COUNT];
-	uint32_t lo[P_COUNT];
+	uint32_t lo[P_COUNT], cpus[P_COUNT];
 };
 
 /* Hybrid core types, CPUID.1AH:EAX[31:24] (SDM Vol. 2A, CPUID, "Hybrid Information"). */
@@ -73,38 +77,41 @@ static const struct {
 static const char *const amd_types[] = { "performance", "efficiency" };
 #define AMD_EAX_HETERO 30u
 
-static void set_part(struct topo *t, uint8_t part, uint32_t lo)
+static void set_part(struct topo *t, uint8_t part, uint32_t lo, uint32_t cpus)
 {
 	if (part == P_NONE || t->has[part])
 		return;
 	t->has[part] = true;
 	t->lo[part] = lo;
+	t->cpus[part] = cpus;
 }
 
 /* Walk one topology leaf's levels; false when the CPU does not have it. */
 static bool topo_walk(const struct mp_cpuid *c, const struct topo_leaf *l, struct topo *t)
 {
-	uint32_t r[4], prev = 0, n = 0;
+	uint32_t r[4], prev = 0, prev_cpus = 1, n = 0;
 
 	if (l->vendor != MP_X86_OTHER && l->vendor != c->vendor)
 		return false;
 	for (uint32_t sub = 0; sub < MAX_LEVELS && mp_cpuid_leaf(c, l->leaf, sub, r); sub++) {
 		uint32_t type = mp_bits(r[MP_ECX], 8, 8), shift = mp_bits(r[MP_EAX], 0, 5);
+		uint32_t cpus = mp_bits(r[MP_EBX], 0, 16);
 
-		if (type == 0 || mp_bits(r[MP_EBX], 0, 16) == 0)
+		if (type == 0 || cpus == 0)
 			break;
 		if (n++ == 0) {
 			t->x2apic = r[MP_EDX];
 			t->thread_bits = shift;
 		}
 		if (type < MP_COUNT_OF(l->part))
-			set_part(t, l->part[type], l->own ? shift : prev);
+			set_part(t, l->part[type], l->own ? shift : prev, l->own ? cpus : prev_cpus);
 		prev = shift;
+		prev_cpus = cpus;
 	}
 	if (n == 0)
 		return false;
 	if (!l->own)
-		set_part(t, P_PACKAGE, prev);
+		set_part(t, P_PACKAGE, prev, prev_cpus);
 	return t->has[P_PACKAGE];
 }
 
@@ -117,10 +124,10 @@ static uint32_t in_package(const struct topo *t, enum part p)
 	return t->lo[p] >= 32 ? 0 : inside >> t->lo[p];
 }
 
-/* A part that splits the package (a die, a cluster): its number; else there is none. */
+/* A part with fewer CPUs than the package (a die, a cluster): its number; else there is none. */
 static uint32_t split(const struct topo *t, enum part p)
 {
-	return t->has[p] && t->lo[p] < t->lo[P_PACKAGE] ? in_package(t, p) : MP_CPU_UNKNOWN;
+	return t->has[p] && t->cpus[p] < t->cpus[P_PACKAGE] ? in_package(t, p) : MP_CPU_UNKNOWN;
 }
 
 /*
@@ -129,7 +136,7 @@ static uint32_t split(const struct topo *t, enum part p)
  * bits above its width number the cache's instances (SDM Vol. 3A,
  * "Hierarchical Mapping of Shared Resources").  0 when not told.
  */
-static uint32_t llc_bits(const struct mp_cpuid *c)
+static uint32_t llc_ids(const struct mp_cpuid *c)
 {
 	uint32_t leaf = c->vendor == MP_X86_AMD ? 0x8000001du : 0x4u, r[4], level = 0, ids = 0;
 
@@ -143,7 +150,7 @@ static uint32_t llc_bits(const struct mp_cpuid *c)
 			ids = mp_bits(r[MP_EAX], 14, 12) + 1;
 		}
 	}
-	return ids ? mp_cpuid_width(ids) : 0;
+	return ids;
 }
 
 /* The die: a die level, else a module level (a group of cores sharing an L2). */
@@ -159,10 +166,10 @@ static uint32_t die_of(const struct topo *t)
 
 static void from_topo(const struct mp_cpuid *c, struct topo *t, struct mp_cpu_info *out)
 {
-	uint32_t llc = llc_bits(c);
+	uint32_t llc = llc_ids(c);
 
-	if (!t->has[P_CLUSTER] && llc)
-		set_part(t, P_CLUSTER, llc);
+	if (llc)
+		set_part(t, P_CLUSTER, mp_cpuid_width(llc), llc);
 	out->apic_id = t->x2apic;
 	out->package = t->lo[P_PACKAGE] >= 32 ? 0 : t->x2apic >> t->lo[P_PACKAGE];
 	out->die = die_of(t);
