@@ -254,6 +254,7 @@ static void put_id(struct mp_buf *b, const char *name, uint32_t v)
 		mp_buf_printf(b, " %s %u", name, (unsigned)v);
 }
 
+/* What the CPU's CPUID told ("-" where it did not), then the firmware's location. */
 static void log_cpu(struct mp_platform *p, uint32_t cpu, const struct mp_cpu_info *i,
 		    const struct mp_fw_cpu *f)
 {
@@ -261,7 +262,8 @@ static void log_cpu(struct mp_platform *p, uint32_t cpu, const struct mp_cpu_inf
 	struct mp_buf b;
 
 	mp_buf_init(&b, line, sizeof(line));
-	mp_buf_printf(&b, "cpu %u: x2APIC ID %u", (unsigned)cpu, (unsigned)i->apic_id);
+	mp_buf_printf(&b, "cpu %u:", (unsigned)cpu);
+	put_id(&b, "x2APIC ID", i->apic_id);
 	put_id(&b, "package", i->package);
 	put_id(&b, "die", i->die);
 	put_id(&b, "cluster", i->cluster);
@@ -292,8 +294,8 @@ static void add_cpu(struct mp_platform *p, struct mp_efi_cpus *c, uint32_t n)
 			(unsigned)n, (unsigned long long)f.apic_id);
 		return;
 	}
-	merge(&c->info[c->n], &f);
 	log_cpu(p, c->n, &c->info[c->n], &f);
+	merge(&c->info[c->n], &f);
 	c->n++;
 }
 
