@@ -50,17 +50,15 @@ static void ap_job(void *arg)
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 }
 
-/* Firmware calls run on the firmware's page tables (mmu.h). */
+/* A firmware call, in the firmware's page tables and interrupt state (the platform's bracket). */
 static enum mp_fw_status fw_call(struct mp_efi_cpus *c, enum mp_fw_status (*call)(uint32_t n,
 				 mp_fw_ap_fn fn, void *arg), uint32_t cpu, struct job *j)
 {
-	bool ours = c->mmu->loaded;
 	enum mp_fw_status st;
 
-	mp_efi_mmu_leave(c->mmu);
+	c->fw_begin(c->fw_ctx);
 	st = call(c->fw[cpu], ap_job, j);
-	if (ours)
-		mp_efi_mmu_enter(c->mmu);
+	c->fw_end(c->fw_ctx);
 	return st;
 }
 
@@ -312,14 +310,15 @@ static void single(struct mp_platform *p, struct mp_efi_cpus *c, const char *why
 	mp_result_add_note(r, text);
 }
 
-void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_efi_mmu *mmu,
-		      uint64_t xcr0, struct mp_result *r)
+void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_result *r)
 {
 	uint32_t count = 1, self = 0;
 	char why[120];
 	bool mp = mp_fw_mp_open(&count, &self, why, sizeof(why));
 
-	*c = (struct mp_efi_cpus){ .mmu = mmu, .xcr0 = xcr0, .fw = &c->fw0, .info = &c->info0 };
+	c->n = c->selected = 0;
+	c->fw = &c->fw0;
+	c->info = &c->info0;
 	if (!mp) {
 		single(p, c, why, r);
 		return;
@@ -328,7 +327,6 @@ void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_ef
 	c->info = mp_fw_pool_alloc(count * sizeof(*c->info));
 	if (!c->fw || !c->info) {
 		mp_efi_cpus_close(c);
-		*c = (struct mp_efi_cpus){ .mmu = mmu, .xcr0 = xcr0, .fw = &c->fw0, .info = &c->info0 };
 		single(p, c, "no memory for the processors' table", r);
 		return;
 	}

@@ -22,6 +22,9 @@ struct mp_efi_cpus {
 	struct mp_cpu_info *info;   /* each one's place, read at open */
 	struct mp_efi_mmu *mmu;     /* our tables, which a job loads */
 	uint64_t xcr0;              /* the BSP's XCR0 for the session, 0 without XSAVE */
+	/* around each firmware call: the firmware's page tables and interrupt state */
+	void (*fw_begin)(void *ctx), (*fw_end)(void *ctx);
+	void *fw_ctx;
 	uint32_t fw0;               /* fw and info when there is no memory for more: the BSP's */
 	struct mp_cpu_info info0;
 };
@@ -29,11 +32,10 @@ struct mp_efi_cpus {
 /*
  * Count the CPUs and read each one's place from its own CPUID (an AP job
  * each, so every AP has started and come back once); log them.  Without
- * MP services: one CPU, the BSP, and a note in r.  Call it on the
- * firmware's page tables.
+ * MP services: one CPU, the BSP, and a note in r.  c comes with mmu, xcr0
+ * and the fw_ bracket set.
  */
-void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_efi_mmu *mmu,
-		      uint64_t xcr0, struct mp_result *r);
+void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_result *r);
 void mp_efi_cpus_close(struct mp_efi_cpus *c);
 
 /* run on the selected CPU: the BSP's own counters there, none on an AP. */

@@ -40,6 +40,8 @@ struct efi_state {
 	uint64_t fw_cr4, fw_xcr0;      /* as the firmware had them, restored at close */
 	bool session;                /* our page tables are in CR3 between firmware calls */
 	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
+	bool masked;                 /* inside an interrupt-masked window */
+	uint64_t fw_t0;              /* when the firmware call inside a window began */
 	bool mask_off;               /* a window overran: no more masking */
 	bool code_refused;           /* code_build said why it cannot run code */
 	struct mp_efi_cpus cpus;
@@ -50,9 +52,19 @@ static struct efi_state *st(struct mp_platform *p)
 	return p->priv;
 }
 
-/* Firmware services run on the firmware's own page tables (platform/efi/mmu.h). */
+/*
+ * Firmware services run on the firmware's own page tables (platform/efi/mmu.h),
+ * and with interrupts as the firmware had them: a call inside a masked window
+ * (starting an AP for run_beside, say) unmasks for its while, which does not
+ * count towards the window's bound.
+ */
 static void firmware_begin(struct efi_state *s)
 {
+	if (s->masked) {
+		s->fw_t0 = mp_x86_tsc_begin();
+		s->masked = false;
+	mp_x86_irq_restore(s->irq_flags);
+	}
 	mp_efi_mmu_leave(&s->mmu);
 }
 
@@ -60,6 +72,20 @@ static void firmware_end(struct efi_state *s)
 {
 	if (s->session)
 		mp_efi_mmu_enter(&s->mmu);
+	if (s->masked) {
+		mp_x86_irq_save();
+		s->mask_t0 += mp_x86_tsc_end() - s->fw_t0;
+	}
+}
+
+static void fw_begin(void *ctx)
+{
+	firmware_begin(ctx);
+}
+
+static void fw_end(void *ctx)
+{
+	firmware_end(ctx);
 }
 
 static uint64_t efi_now(struct mp_platform *p)
@@ -149,6 +175,7 @@ static enum mp_status efi_irq_mask(struct mp_platform *p)
 	if (s->mask_off)
 		return MP_UNSUPPORTED;
 	s->irq_flags = mp_x86_irq_save();
+	s->masked = true;
 	s->mask_t0 = mp_x86_tsc_begin();
 	return MP_OK;
 }
@@ -160,6 +187,7 @@ static void efi_irq_unmask(struct mp_platform *p)
 
 	if (s->cpus.selected)
 		return;
+	s->masked = false;
 	mp_x86_irq_restore(s->irq_flags);
 	s->mask_windows++;
 	s->mask_longest = t > s->mask_longest ? t : s->mask_longest;
@@ -432,8 +460,14 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 	else if (!s->mmu.write_back)
 		note(r, "uefi: memory type", s->mmu.why);
 	counters(s, &c, r);
-	mp_efi_cpus_open(&s->p, &s->cpus, &s->mmu,
-			 (mp_x86_read_cr4() & MP_CR4_OSXSAVE) ? mp_x86_xgetbv(0) : 0, r);
+	s->cpus = (struct mp_efi_cpus){
+		.mmu = &s->mmu,
+		.xcr0 = (mp_x86_read_cr4() & MP_CR4_OSXSAVE) ? mp_x86_xgetbv(0) : 0,
+		.fw_begin = fw_begin,
+		.fw_end = fw_end,
+		.fw_ctx = s,
+	};
+	mp_efi_cpus_open(&s->p, &s->cpus, r);
 	s->session = true;
 	mp_efi_mmu_enter(&s->mmu);
 	return &s->p;

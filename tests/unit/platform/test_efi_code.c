@@ -49,10 +49,9 @@ void *mp_fw_pool_alloc(size_t bytes) { return calloc(1, bytes); }
 void mp_fw_pool_free(void *p) { free(p); }
 void mp_fw_stall(uint64_t us) { (void)us; }
 /* The other processors (platform/efi/cpus.c): not reached by these tests. */
-void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_efi_mmu *mmu,
-		      uint64_t xcr0, struct mp_result *r)
+void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_result *r)
 {
-	(void)p, (void)c, (void)mmu, (void)xcr0, (void)r;
+	(void)p, (void)c, (void)r;
 }
 void mp_efi_cpus_close(struct mp_efi_cpus *c) { (void)c; }
 enum mp_status mp_efi_cpus_run(struct mp_efi_cpus *c, const struct mp_x86_pmc *pmc,
