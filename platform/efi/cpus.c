@@ -7,13 +7,8 @@
 #include "platform/efi/cpus.h"
 #include "platform/efi/fw.h"
 
-/* Work for one CPU: fn(arg), and the flag it sets when it is over. */
-struct job {
-	struct mp_efi_cpus *c;
-	void (*fn)(void *arg);
-	void *arg;
-	volatile uint32_t done;
-};
+/* The standing job's state: waiting for work, working, told to end. */
+enum { S_IDLE = 0, S_WORK, S_QUIT };
 
 /*
  * A job on an AP.  The firmware starts it with its own page tables and
@@ -23,12 +18,13 @@ struct job {
  * does not reach the AP) and the BSP's XCR0 (the kernels' vector
  * registers), serializes (code the BSP wrote, SDM Vol. 3A, 9.1.3
  * "Handling Self- and Cross-Modifying Code"), and puts everything back
- * before it says it is done.  Every job starts with an empty TLB: the
- * firmware's CR3 write on wake-up and ours drop its entries.
+ * before it says it is done.  A job starts with an empty TLB (the
+ * firmware's CR3 write on wake-up and ours drop its entries): hence the
+ * standing job below, whose TLB lives on from run to run.
  */
 static void ap_job(void *arg)
 {
-	struct job *j = arg;
+	struct mp_efi_job *j = arg;
 	uint64_t flags = mp_x86_irq_save(), cr3 = mp_x86_read_cr3(), cr4 = mp_x86_read_cr4();
 	uint64_t xcr0 = 0;
 
@@ -52,7 +48,7 @@ static void ap_job(void *arg)
 
 /* A firmware call, in the firmware's page tables and interrupt state (the platform's bracket). */
 static enum mp_fw_status fw_call(struct mp_efi_cpus *c, enum mp_fw_status (*call)(uint32_t n,
-				 mp_fw_ap_fn fn, void *arg), uint32_t cpu, struct job *j)
+				 mp_fw_ap_fn fn, void *arg), uint32_t cpu, struct mp_efi_job *j)
 {
 	enum mp_fw_status st;
 
@@ -62,8 +58,60 @@ static enum mp_fw_status fw_call(struct mp_efi_cpus *c, enum mp_fw_status (*call
 	return st;
 }
 
-/* A job on `cpu` until it is over: the BSP runs it itself, an AP through the firmware. */
-static enum mp_status job_run(struct mp_efi_cpus *c, uint32_t cpu, struct job *j)
+static uint32_t load32(const volatile uint32_t *w)
+{
+	return __atomic_load_n(w, __ATOMIC_ACQUIRE);
+}
+
+static void store32(volatile uint32_t *w, uint32_t v)
+{
+	__atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+/*
+ * The selected AP's standing job (inside ap_job): each posted piece of
+ * work at once, with no firmware call and no CR3 write in between, so the
+ * TLB lives on from run to run as on the BSP; CR3 is written again only
+ * when our tables have changed since the last piece.
+ */
+static void standing_fn(void *arg)
+{
+	struct mp_efi_cpus *c = arg;
+	uint64_t tables = c->tables;
+	uint32_t st;
+
+	for (;;) {
+		while ((st = load32(&c->standing_state)) == S_IDLE)
+			mp_x86_pause();
+		if (st == S_QUIT)
+			return;
+		if (c->tables != tables) {
+			tables = c->tables;
+			mp_x86_write_cr3(mp_x86_read_cr3());
+		}
+		mp_x86_serialize();
+		c->posted->fn(c->posted->arg);
+		store32(&c->standing_state, S_IDLE);
+	}
+}
+
+static void post(struct mp_efi_cpus *c, struct mp_efi_job *j)
+{
+	c->posted = j;
+	store32(&c->standing_state, S_WORK);
+}
+
+static void posted_wait(struct mp_efi_cpus *c)
+{
+	while (load32(&c->standing_state) != S_IDLE)
+		mp_x86_pause();
+}
+
+/*
+ * A job on `cpu` until it is over: the BSP runs it itself, the selected
+ * AP's standing job takes it, another AP runs it through the firmware.
+ */
+static enum mp_status job_run(struct mp_efi_cpus *c, uint32_t cpu, struct mp_efi_job *j)
 {
 	j->c = c;
 	j->done = 0;
@@ -71,14 +119,23 @@ static enum mp_status job_run(struct mp_efi_cpus *c, uint32_t cpu, struct job *j
 		j->fn(j->arg);
 		return MP_OK;
 	}
+	if (cpu == c->standing_cpu) {
+		post(c, j);
+		posted_wait(c);
+		return MP_OK;
+	}
 	return fw_call(c, mp_fw_mp_run, cpu, j) == MP_FW_OK ? MP_OK : MP_EIO;
 }
 
 /* A job on AP `cpu` that runs on while the caller goes on; job_end waits for it. */
-static enum mp_status job_start(struct mp_efi_cpus *c, uint32_t cpu, struct job *j)
+static enum mp_status job_start(struct mp_efi_cpus *c, uint32_t cpu, struct mp_efi_job *j)
 {
 	j->c = c;
 	j->done = 0;
+	if (cpu == c->standing_cpu) {
+		post(c, j);
+		return MP_OK;
+	}
 	return fw_call(c, mp_fw_mp_start, cpu, j) == MP_FW_OK ? MP_OK : MP_EIO;
 }
 
@@ -92,25 +149,63 @@ static enum mp_fw_status reclaim(uint32_t n, mp_fw_ap_fn fn, void *arg)
 /*
  * The started job's end, then the AP idle for the firmware.  After a
  * failure of its partner the job may never end: the firmware's timeout on
- * the reclaiming run resets the AP then.
+ * the reclaiming run resets the AP then; a standing job so stuck is given
+ * up.
  */
-static void job_end(struct mp_efi_cpus *c, uint32_t cpu, struct job *j, bool partner_ok)
+static void job_end(struct mp_efi_cpus *c, uint32_t cpu, struct mp_efi_job *j, bool partner_ok)
 {
+	if (cpu == c->standing_cpu) {
+		if (partner_ok)
+			posted_wait(c);
+		else
+			c->standing_cpu = 0;
+		return;
+	}
 	while (partner_ok && !__atomic_load_n(&j->done, __ATOMIC_ACQUIRE))
 		mp_x86_pause();
 	fw_call(c, reclaim, cpu, j);
+}
+
+/* The standing job told to end, and its AP idle in the firmware again. */
+static void standing_stop(struct mp_efi_cpus *c)
+{
+	uint32_t cpu = c->standing_cpu;
+
+	if (cpu == 0)
+		return;
+	c->standing_cpu = 0;
+	store32(&c->standing_state, S_QUIT);
+	job_end(c, cpu, &c->standing, true);
+}
+
+enum mp_status mp_efi_cpus_select(struct mp_efi_cpus *c, uint32_t cpu)
+{
+	if (cpu >= c->n)
+		return MP_EIO;
+	if (cpu == c->selected)
+		return MP_OK;
+	standing_stop(c);
+	if (cpu != 0) {
+		c->standing = (struct mp_efi_job){ .fn = standing_fn, .arg = c };
+		c->standing_state = S_IDLE;
+		if (job_start(c, cpu, &c->standing) != MP_OK)
+			return MP_EIO;
+		c->standing_cpu = cpu;
+	}
+	c->selected = cpu;
+	return MP_OK;
 }
 
 /*
  * Two jobs at once on two CPUs: `bg` started on its AP, `fg` run to its
  * end; where bg's CPU is the BSP, the other way round.
  */
-static enum mp_status job_pair(struct mp_efi_cpus *c, uint32_t bg_cpu, struct job *bg,
-			       uint32_t fg_cpu, struct job *fg)
+static enum mp_status job_pair(struct mp_efi_cpus *c, uint32_t bg_cpu, struct mp_efi_job *bg,
+			       uint32_t fg_cpu, struct mp_efi_job *fg)
 {
 	bool swap = bg_cpu == 0;
 	uint32_t start_cpu = swap ? fg_cpu : bg_cpu, run_cpu = swap ? bg_cpu : fg_cpu;
-	struct job *start = swap ? fg : bg, *run = swap ? bg : fg;
+	struct mp_efi_job *start = swap ? fg : bg, *run = swap ? bg : fg;
 	enum mp_status st;
 
 	if (job_start(c, start_cpu, start) != MP_OK)
@@ -138,7 +233,7 @@ enum mp_status mp_efi_cpus_run(struct mp_efi_cpus *c, const struct mp_x86_pmc *p
 			       const struct mp_run *r, struct mp_sample *s)
 {
 	struct run_args a = { c->selected ? NULL : pmc, r, s, MP_EIO };
-	struct job j = { .fn = run_fn, .arg = &a };
+	struct mp_efi_job j = { .fn = run_fn, .arg = &a };
 
 	if (c->selected == 0)
 		return mp_x86_run(pmc, r, s);
@@ -154,7 +249,7 @@ static void flush_fn(void *arg)
 
 enum mp_status mp_efi_cpus_flush_all(struct mp_efi_cpus *c)
 {
-	struct job j = { .fn = flush_fn };
+	struct mp_efi_job j = { .fn = flush_fn };
 
 	return job_run(c, c->selected, &j);
 }
@@ -182,7 +277,7 @@ enum mp_status mp_efi_cpus_run_beside(struct mp_efi_cpus *c, const struct mp_x86
 {
 	struct beside_args a = { .b = { .load = load },
 				 .run = { c->selected ? NULL : pmc, r, out, MP_EIO } };
-	struct job loader = { .fn = load_fn, .arg = &a }, measured = { .fn = beside_fn, .arg = &a };
+	struct mp_efi_job loader = { .fn = load_fn, .arg = &a }, measured = { .fn = beside_fn, .arg = &a };
 
 	if (other >= c->n)
 		return MP_EIO;
@@ -210,7 +305,7 @@ enum mp_status mp_efi_cpus_pingpong(struct mp_efi_cpus *c, uint32_t a, uint32_t 
 {
 	struct mp_x86_pingpong pp = { .line = line, .rounds = rounds };
 	struct side_args sa = { &pp, true }, sb = { &pp, false };
-	struct job ja = { .fn = side_fn, .arg = &sa }, jb = { .fn = side_fn, .arg = &sb };
+	struct mp_efi_job ja = { .fn = side_fn, .arg = &sa }, jb = { .fn = side_fn, .arg = &sb };
 
 	if (a >= c->n || b >= c->n || a == b)
 		return MP_EIO;
@@ -279,7 +374,7 @@ static void log_cpu(struct mp_platform *p, uint32_t cpu, const struct mp_cpu_inf
 static void add_cpu(struct mp_platform *p, struct mp_efi_cpus *c, uint32_t n)
 {
 	struct mp_fw_cpu f = { 0 };
-	struct job j = { .fn = cpuid_fn, .arg = &c->info[c->n] };
+	struct mp_efi_job j = { .fn = cpuid_fn, .arg = &c->info[c->n] };
 
 	if (mp_fw_mp_cpu(n, &f) != MP_FW_OK || !f.enabled) {
 		mp_logf(p, MP_LOG_WARN, "processor %u: %s: not used", (unsigned)n,
@@ -316,7 +411,7 @@ void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_re
 	char why[120];
 	bool mp = mp_fw_mp_open(&count, &self, why, sizeof(why));
 
-	c->n = c->selected = 0;
+	c->n = c->selected = c->standing_cpu = 0;
 	c->fw = &c->fw0;
 	c->info = &c->info0;
 	if (!mp) {
@@ -345,6 +440,8 @@ void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_re
 
 void mp_efi_cpus_close(struct mp_efi_cpus *c)
 {
+	standing_stop(c);
+	c->selected = 0;
 	mp_fw_mp_close();
 	if (c->fw && c->fw != &c->fw0)
 		mp_fw_pool_free(c->fw);

@@ -4,8 +4,9 @@
  * the processors the firmware's MP services count and enabled, the boot
  * processor (BSP) first.  Work for an AP is a job the firmware starts there
  * (StartupThisAP); the job masks interrupts, loads our page tables and the
- * BSP's vector state, runs, and puts the AP's own back.  APs not running a
- * job stay idle in the firmware.
+ * BSP's vector state, runs, and puts the AP's own back.  The selected AP
+ * keeps one standing job that takes each run the BSP posts to it; APs not
+ * running a job stay idle in the firmware.
  */
 #ifndef MEMPROBE_PLATFORM_EFI_CPUS_H
 #define MEMPROBE_PLATFORM_EFI_CPUS_H
@@ -14,6 +15,14 @@
 #include "core/platform.h"
 #include "core/results/result.h"
 #include "platform/efi/mmu.h"
+
+/* Work for one CPU: fn(arg), and the flag an AP job sets when it is over. */
+struct mp_efi_job {
+	struct mp_efi_cpus *c;
+	void (*fn)(void *arg);
+	void *arg;
+	volatile uint32_t done;
+};
 
 struct mp_efi_cpus {
 	uint32_t n;                 /* logical CPUs the seam offers */
@@ -25,6 +34,11 @@ struct mp_efi_cpus {
 	/* around each firmware call: the firmware's page tables and interrupt state */
 	void (*fw_begin)(void *ctx), (*fw_end)(void *ctx);
 	void *fw_ctx;
+	volatile uint64_t tables;   /* changes when our page tables do (mem_alloc, mem_free) */
+	/* the selected AP's standing job and the work posted to it */
+	uint32_t standing_cpu;      /* 0: none */
+	volatile uint32_t standing_state;
+	struct mp_efi_job standing, *posted;
 	uint32_t fw0;               /* fw and info when there is no memory for more: the BSP's */
 	struct mp_cpu_info info0;
 };
@@ -37,6 +51,9 @@ struct mp_efi_cpus {
  */
 void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_result *r);
 void mp_efi_cpus_close(struct mp_efi_cpus *c);
+
+/* Later runs on `cpu`: an AP gets a standing job, the one selected before is let go. */
+enum mp_status mp_efi_cpus_select(struct mp_efi_cpus *c, uint32_t cpu);
 
 /* run on the selected CPU: the BSP's own counters there, none on an AP. */
 enum mp_status mp_efi_cpus_run(struct mp_efi_cpus *c, const struct mp_x86_pmc *pmc,

@@ -109,6 +109,7 @@ static enum mp_status alloc_paged(struct efi_state *s, const struct mp_mem_req *
 		mp_efi_arena_free(s->arena, base);
 		return st;
 	}
+	s->cpus.tables++; /* the selected AP's TLB must see the new mapping */
 	mp_memset(base, 0, bytes);
 	out->base = base;
 	out->bytes = bytes;
@@ -279,10 +280,7 @@ static enum mp_status efi_cpu_info(struct mp_platform *p, uint32_t cpu, struct m
 
 static enum mp_status efi_cpu_select(struct mp_platform *p, uint32_t cpu)
 {
-	if (cpu >= st(p)->cpus.n)
-		return MP_EIO;
-	st(p)->cpus.selected = cpu;
-	return MP_OK;
+	return mp_efi_cpus_select(&st(p)->cpus, cpu);
 }
 
 static enum mp_status efi_run_beside(struct mp_platform *p, const struct mp_run *r,

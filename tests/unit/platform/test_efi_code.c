@@ -54,6 +54,11 @@ void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_re
 	(void)p, (void)c, (void)r;
 }
 void mp_efi_cpus_close(struct mp_efi_cpus *c) { (void)c; }
+enum mp_status mp_efi_cpus_select(struct mp_efi_cpus *c, uint32_t cpu)
+{
+	(void)c, (void)cpu;
+	return MP_UNSUPPORTED;
+}
 enum mp_status mp_efi_cpus_run(struct mp_efi_cpus *c, const struct mp_x86_pmc *pmc,
 			       const struct mp_run *r, struct mp_sample *s)
 {
