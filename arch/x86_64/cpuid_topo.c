@@ -174,7 +174,7 @@ static void from_topo(const struct mp_cpuid *c, struct topo *t, struct mp_cpu_in
 	out->package = t->lo[P_PACKAGE] >= 32 ? 0 : t->x2apic >> t->lo[P_PACKAGE];
 	out->die = die_of(t);
 	out->cluster = split(t, P_CLUSTER);
-	out->core = in_package(t, P_CORE);
+	out->core = t->has[P_CORE] ? in_package(t, P_CORE) : MP_CPU_UNKNOWN;
 	out->thread = t->x2apic & ((1u << t->thread_bits) - 1);
 }
 
