@@ -72,22 +72,24 @@ accel_args() {
 # powers off or SECONDS pass.  SERIAL is a QEMU character device
 # ("file:LOG", "mon:stdio", "none" for a machine without a serial port).
 # Options: `readonly` (the disk), `secure` (the Secure Boot firmware; VARS
-# a copy of OVMF_VARS_TEST_KEY), `mem=SIZE` (instead of QEMU_MEM).
+# a copy of OVMF_VARS_TEST_KEY), `mem=SIZE` (instead of QEMU_MEM),
+# `smp=SPEC` (QEMU's -smp, instead of one CPU).
 # Status: QEMU's, or 124 on timeout.
 boot() {
 	b_img=$1 b_vars=$2 b_secs=$3 b_accel=$4 b_serial=$5
 	shift 5
-	b_ro= b_code=$OVMF_CODE b_machine=q35 b_mem=$QEMU_MEM
+	b_ro= b_code=$OVMF_CODE b_machine=q35 b_mem=$QEMU_MEM b_smp=1
 	for b_opt in "$@"; do
 		case $b_opt in
 		readonly) b_ro=,readonly=on ;;
 		secure) b_code=$OVMF_CODE_SECURE b_machine=$SECURE_MACHINE ;;
 		mem=*) b_mem=${b_opt#mem=} ;;
+		smp=*) b_smp=${b_opt#smp=} ;;
 		*) echo "boot: unknown option $b_opt" >&2; return 2 ;;
 		esac
 	done
 	# shellcheck disable=SC2046,SC2086
-	timeout -k 5 "$b_secs" qemu-system-x86_64 -machine $b_machine $b_accel -smp 1 -m "$b_mem" \
+	timeout -k 5 "$b_secs" qemu-system-x86_64 -machine $b_machine $b_accel -smp "$b_smp" -m "$b_mem" \
 		$(ovmf_args "$b_vars" "$b_code") -drive "file=$b_img,format=raw,if=virtio$b_ro" \
 		-display none -serial "$b_serial" -monitor none -nic none -no-reboot
 }

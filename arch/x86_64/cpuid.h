@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/platform.h"
 #include "core/results/result.h"
 
 /* Register order in regs[]: EAX, EBX, ECX, EDX. */
@@ -55,6 +56,15 @@ void mp_cpuid_machine(const struct mp_cpuid *c, struct mp_machine *m);
  * leaves that told ("cpuid 0xb"), NULL when none did.
  */
 const char *mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu);
+
+/*
+ * Where the logical CPU executing `c`'s CPUID sits (cpuid_topo.c): its
+ * x2APIC ID, package, die, cluster (the last-level cache's instance where
+ * it splits the package), core and thread, and its hybrid core type.  Run
+ * it on that CPU.  Fields nobody tells are MP_CPU_UNKNOWN.  Returns the
+ * leaves that told ("cpuid 0x1f"), NULL when none did.
+ */
+const char *mp_cpuid_cpu_info(const struct mp_cpuid *c, struct mp_cpu_info *out);
 
 /*
  * The documented caches and TLBs (method MP_METHOD_DOCUMENTED, `source`

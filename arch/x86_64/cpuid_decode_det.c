@@ -43,15 +43,6 @@ static struct mp_cache_rec det_record(const uint32_t r[4])
 	return c;
 }
 
-static uint32_t width_of(uint32_t n)
-{
-	uint32_t w = 0;
-
-	while (w < 31 && (1u << w) < n)
-		w++;
-	return w;
-}
-
 /*
  * Intel's field is the number of APIC IDs reserved for the CPUs sharing the
  * cache, an upper bound whose power of two gives the width of the cache's
@@ -64,7 +55,7 @@ static uint32_t width_of(uint32_t n)
  */
 int32_t mp_cpuid_intel_sharing(const struct mp_cpuid *c, uint32_t ids)
 {
-	uint32_t r[4], w = width_of(ids), last = 0;
+	uint32_t r[4], w = mp_cpuid_width(ids), last = 0;
 
 	for (uint32_t sub = 0; sub < MAX_SUBLEAF && mp_cpuid_leaf(c, 0xb, sub, r); sub++) {
 		uint32_t shift = mp_bits(r[MP_EAX], 0, 5), cpus = mp_bits(r[MP_EBX], 0, 16);

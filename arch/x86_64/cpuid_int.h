@@ -71,6 +71,16 @@ static inline uint32_t mp_bits(uint32_t v, unsigned lo, unsigned n)
 	return (v >> lo) & (n >= 32 ? 0xffffffffu : ((1u << n) - 1));
 }
 
+/* Bits of an APIC ID that number n things: the smallest w with 2^w >= n. */
+static inline uint32_t mp_cpuid_width(uint32_t n)
+{
+	uint32_t w = 0;
+
+	while (w < 31 && (1u << w) < n)
+		w++;
+	return w;
+}
+
 /*
  * The decoders.  Each adds the records its leaves document and returns
  * whether it found any.

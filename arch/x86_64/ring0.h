@@ -48,9 +48,4 @@ static inline void mp_x86_wbinvd(void)
 	__asm__ volatile("wbinvd" : : : "memory");
 }
 
-static inline void mp_x86_pause(void)
-{
-	__asm__ volatile("pause");
-}
-
 #endif

@@ -7,6 +7,7 @@
  */
 #include "arch/x86_64/ring0.h"
 #include "arch/x86_64/uart16550.h"
+#include "arch/x86_64/x86.h"
 
 /* Register offsets from the base port. */
 #define UART_THR 0 /* transmitter holding (write, DLAB = 0) */

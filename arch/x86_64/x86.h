@@ -7,6 +7,7 @@
 #ifndef MEMPROBE_ARCH_X86_64_X86_H
 #define MEMPROBE_ARCH_X86_64_X86_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/x86_64/isa.h"
@@ -58,6 +59,48 @@ enum mp_status mp_x86_kernel_build(const struct mp_x86_isa *isa, struct mp_mem *
 uint64_t mp_x86_nop_fill(uint8_t *at, uint64_t bytes);
 /* The rel32 at `at` that takes an instruction ending at `from` to `to`. */
 void mp_x86_put_rel32(uint8_t *at, const uint8_t *from, const uint8_t *to);
+
+/* A spin-wait hint (SDM Vol. 2B, PAUSE): the waiting thread leaves its core's sibling the
+ * pipeline and does not flood the memory order buffer. */
+static inline void mp_x86_pause(void)
+{
+	__asm__ volatile("pause");
+}
+
+/*
+ * Two logical CPUs at once (mp.c), for the seam's run_beside and pingpong:
+ * the platform puts one function on each CPU (a pinned thread, an AP) and
+ * these do the rest through words in shared memory.
+ *
+ * run_beside: `other` runs mp_x86_beside_load, which performs `load` over
+ * and over until told to stop; the measuring CPU runs mp_x86_beside_run,
+ * which waits until the load has started, performs `r`, then stops the
+ * load and waits until it has.
+ */
+struct mp_x86_beside {
+	const struct mp_run *load;
+	volatile uint32_t state;       /* enum in mp.c: idle, loading, stop asked, stopped */
+	enum mp_status load_status;    /* the first failed load's, else MP_OK */
+	uint64_t loads;                /* load runs performed */
+};
+
+void mp_x86_beside_load(struct mp_x86_beside *b);
+enum mp_status mp_x86_beside_run(struct mp_x86_beside *b, const struct mp_x86_pmc *pmc,
+				 const struct mp_run *r, struct mp_sample *s);
+
+/*
+ * pingpong: each of the two CPUs runs mp_x86_pingpong_side, `first` on a;
+ * they meet, then take turns on *line as the seam says, and a times the
+ * rounds (ticks).
+ */
+struct mp_x86_pingpong {
+	uint64_t *line;
+	uint64_t rounds;
+	uint64_t ticks;
+	volatile uint32_t arrived;
+};
+
+void mp_x86_pingpong_side(struct mp_x86_pingpong *pp, bool first);
 
 /* Core clock in Hz, from a timed dependent-add chain (0 if the timer is too coarse). */
 uint64_t mp_x86_core_hz(uint64_t tick_hz);

@@ -67,6 +67,31 @@ void mp_fw_reset(enum mp_fw_reset how);
 const void *mp_fw_smbios_entry(void);
 const void *mp_fw_acpi_root(void);
 
+/*
+ * The firmware's multi-processor services (fw_mp.c, EFI_MP_SERVICES_PROTOCOL):
+ * processors by the firmware's numbers 0 .. count-1.  A procedure given to
+ * an AP runs there on the firmware's page tables and may call nothing of
+ * the firmware.
+ */
+struct mp_fw_cpu {
+	uint64_t apic_id;
+	uint32_t package, core, thread;  /* the firmware's location */
+	bool enabled, bsp;
+};
+
+typedef void (*mp_fw_ap_fn)(void *arg);
+
+/* Find the services; false, and why, when the firmware has none.  self: the caller's number. */
+bool mp_fw_mp_open(uint32_t *count, uint32_t *self, char *why, size_t why_len);
+enum mp_fw_status mp_fw_mp_cpu(uint32_t n, struct mp_fw_cpu *out);
+/* fn(arg) on AP n; returns when it has (StartupThisAP, blocking). */
+enum mp_fw_status mp_fw_mp_run(uint32_t n, mp_fw_ap_fn fn, void *arg);
+/* fn(arg) on AP n; returns at once (non-blocking): fn must tell its end itself. */
+enum mp_fw_status mp_fw_mp_start(uint32_t n, mp_fw_ap_fn fn, void *arg);
+/* After a started fn has ended: AP n idle again for the firmware (an empty blocking run). */
+enum mp_fw_status mp_fw_mp_reclaim(uint32_t n);
+void mp_fw_mp_close(void);
+
 /* Console (fw_console.c).  ASCII text; '\n' becomes CR LF. */
 void mp_fw_con_write(const char *s);
 /* Was a key pressed?  Consumes it. */

@@ -7,6 +7,7 @@
 #include "arch/x86_64/x86.h"
 #include "core/lib/buf.h"
 #include "core/lib/str.h"
+#include "platform/efi/cpus.h"
 #include "platform/efi/fw.h"
 #include "platform/efi/mmu.h"
 #include "platform/efi/platform.h"
@@ -39,8 +40,11 @@ struct efi_state {
 	uint64_t fw_cr4, fw_xcr0;      /* as the firmware had them, restored at close */
 	bool session;                /* our page tables are in CR3 between firmware calls */
 	uint64_t irq_flags, mask_t0, mask_limit, mask_longest, mask_windows;
+	bool masked;                 /* inside an interrupt-masked window */
+	uint64_t fw_t0;              /* when the firmware call inside a window began */
 	bool mask_off;               /* a window overran: no more masking */
 	bool code_refused;           /* code_build said why it cannot run code */
+	struct mp_efi_cpus cpus;
 };
 
 static struct efi_state *st(struct mp_platform *p)
@@ -48,9 +52,19 @@ static struct efi_state *st(struct mp_platform *p)
 	return p->priv;
 }
 
-/* Firmware services run on the firmware's own page tables (platform/efi/mmu.h). */
+/*
+ * Firmware services run on the firmware's own page tables (platform/efi/mmu.h),
+ * and with interrupts as the firmware had them: a call inside a masked window
+ * (starting an AP for run_beside, say) unmasks for its while, which does not
+ * count towards the window's bound.
+ */
 static void firmware_begin(struct efi_state *s)
 {
+	if (s->masked) {
+		s->fw_t0 = mp_x86_tsc_begin();
+		s->masked = false;
+	mp_x86_irq_restore(s->irq_flags);
+	}
 	mp_efi_mmu_leave(&s->mmu);
 }
 
@@ -58,6 +72,20 @@ static void firmware_end(struct efi_state *s)
 {
 	if (s->session)
 		mp_efi_mmu_enter(&s->mmu);
+	if (s->masked) {
+		mp_x86_irq_save();
+		s->mask_t0 += mp_x86_tsc_end() - s->fw_t0;
+	}
+}
+
+static void fw_begin(void *ctx)
+{
+	firmware_begin(ctx);
+}
+
+static void fw_end(void *ctx)
+{
+	firmware_end(ctx);
 }
 
 static uint64_t efi_now(struct mp_platform *p)
@@ -81,6 +109,7 @@ static enum mp_status alloc_paged(struct efi_state *s, const struct mp_mem_req *
 		mp_efi_arena_free(s->arena, base);
 		return st;
 	}
+	s->cpus.tables++; /* the selected AP's TLB must see the new mapping */
 	mp_memset(base, 0, bytes);
 	out->base = base;
 	out->bytes = bytes;
@@ -116,12 +145,13 @@ static void efi_free(struct mp_platform *p, struct mp_mem *m)
 
 static enum mp_status efi_run(struct mp_platform *p, const struct mp_run *r, struct mp_sample *s)
 {
-	return mp_x86_run(&st(p)->counters, r, s);
+	return mp_efi_cpus_run(&st(p)->cpus, &st(p)->counters, r, s);
 }
 
+/* The counters are the BSP's: an AP counts nothing. */
 static uint32_t efi_events(struct mp_platform *p)
 {
-	return st(p)->counters.events;
+	return st(p)->cpus.selected ? 0 : st(p)->counters.events;
 }
 
 static enum mp_status efi_flush_line(struct mp_platform *p, const void *addr)
@@ -133,19 +163,20 @@ static enum mp_status efi_flush_line(struct mp_platform *p, const void *addr)
 /* Caches by wbinvd; the TLB by writing CR3 back, which drops non-global entries. */
 static enum mp_status efi_flush_all(struct mp_platform *p)
 {
-	(void)p;
-	mp_x86_wbinvd();
-	mp_x86_write_cr3(mp_x86_read_cr3());
-	return MP_OK;
+	return mp_efi_cpus_flush_all(&st(p)->cpus);
 }
 
+/* On an AP every job runs with interrupts masked (cpus.c): nothing to do here then. */
 static enum mp_status efi_irq_mask(struct mp_platform *p)
 {
 	struct efi_state *s = st(p);
 
+	if (s->cpus.selected)
+		return MP_OK;
 	if (s->mask_off)
 		return MP_UNSUPPORTED;
 	s->irq_flags = mp_x86_irq_save();
+	s->masked = true;
 	s->mask_t0 = mp_x86_tsc_begin();
 	return MP_OK;
 }
@@ -155,6 +186,9 @@ static void efi_irq_unmask(struct mp_platform *p)
 	struct efi_state *s = st(p);
 	uint64_t t = mp_x86_tsc_end() - s->mask_t0;
 
+	if (s->cpus.selected)
+		return;
+	s->masked = false;
 	mp_x86_irq_restore(s->irq_flags);
 	s->mask_windows++;
 	s->mask_longest = t > s->mask_longest ? t : s->mask_longest;
@@ -231,6 +265,37 @@ static enum mp_status fw_sink(void *ctx, const char *name, const char *data, siz
 	return r;
 }
 
+static uint32_t efi_cpu_count(struct mp_platform *p)
+{
+	return st(p)->cpus.n;
+}
+
+static enum mp_status efi_cpu_info(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out)
+{
+	if (cpu >= st(p)->cpus.n)
+		return MP_EIO;
+	*out = st(p)->cpus.info[cpu];
+	return MP_OK;
+}
+
+static enum mp_status efi_cpu_select(struct mp_platform *p, uint32_t cpu)
+{
+	return mp_efi_cpus_select(&st(p)->cpus, cpu);
+}
+
+static enum mp_status efi_run_beside(struct mp_platform *p, const struct mp_run *r,
+				     struct mp_sample *out, uint32_t other,
+				     const struct mp_run *load)
+{
+	return mp_efi_cpus_run_beside(&st(p)->cpus, &st(p)->counters, r, out, other, load);
+}
+
+static enum mp_status efi_pingpong(struct mp_platform *p, uint32_t a, uint32_t b, void *line,
+				   uint64_t rounds, struct mp_sample *out)
+{
+	return mp_efi_cpus_pingpong(&st(p)->cpus, a, b, line, rounds, out);
+}
+
 static const struct mp_platform_ops efi_ops = {
 	.now = efi_now,
 	.mem_alloc = efi_alloc,
@@ -243,6 +308,11 @@ static const struct mp_platform_ops efi_ops = {
 	.irq_unmask = efi_irq_unmask,
 	.code_build = efi_code_build,
 	.kernel_build = efi_kernel_build,
+	.cpu_count = efi_cpu_count,
+	.cpu_info = efi_cpu_info,
+	.cpu_select = efi_cpu_select,
+	.run_beside = efi_run_beside,
+	.pingpong = efi_pingpong,
 };
 
 static uint64_t calibrate_tsc(void)
@@ -388,6 +458,14 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 	else if (!s->mmu.write_back)
 		note(r, "uefi: memory type", s->mmu.why);
 	counters(s, &c, r);
+	s->cpus = (struct mp_efi_cpus){
+		.mmu = &s->mmu,
+		.xcr0 = (mp_x86_read_cr4() & MP_CR4_OSXSAVE) ? mp_x86_xgetbv(0) : 0,
+		.fw_begin = fw_begin,
+		.fw_end = fw_end,
+		.fw_ctx = s,
+	};
+	mp_efi_cpus_open(&s->p, &s->cpus, r);
 	s->session = true;
 	mp_efi_mmu_enter(&s->mmu);
 	return &s->p;
@@ -406,6 +484,7 @@ void mp_efi_close(struct mp_platform *p)
 		(unsigned long long)s->mask_windows,
 		(double)s->mask_longest * 1e3 / (double)p->tick_hz, MASK_MAX_US / 1000);
 	mp_pmc_close(&s->pmc);
+	mp_efi_cpus_close(&s->cpus);
 	vector_state_restore(s);
 	mp_efi_mmu_close(&s->mmu);
 	mp_fw_pool_free(s);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@ struct linux_state {
 	struct mp_platform p;
 	struct mp_x86_pmc pmc;
 	struct mp_x86_isa isa;
+	struct mp_linux_cpus cpus;
 };
 
 static struct linux_state *me(struct mp_platform *p)
@@ -197,6 +197,34 @@ static bool linux_rest(struct mp_platform *p, uint32_t us)
 	return true;
 }
 
+static uint32_t linux_cpu_count(struct mp_platform *p)
+{
+	return me(p)->cpus.n;
+}
+
+static enum mp_status linux_cpu_info(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out)
+{
+	return mp_linux_cpu_info(&me(p)->cpus, cpu, out);
+}
+
+static enum mp_status linux_cpu_select(struct mp_platform *p, uint32_t cpu)
+{
+	return mp_linux_cpu_select(&me(p)->cpus, cpu);
+}
+
+static enum mp_status linux_run_beside(struct mp_platform *p, const struct mp_run *r,
+				       struct mp_sample *out, uint32_t other,
+				       const struct mp_run *load)
+{
+	return mp_linux_run_beside(&me(p)->cpus, &me(p)->pmc, r, out, other, load);
+}
+
+static enum mp_status linux_pingpong(struct mp_platform *p, uint32_t a, uint32_t b, void *line,
+				     uint64_t rounds, struct mp_sample *out)
+{
+	return mp_linux_pingpong(&me(p)->cpus, a, b, line, rounds, out);
+}
+
 static const struct mp_platform_ops linux_ops = {
 	.now = linux_now,
 	.mem_alloc = linux_alloc,
@@ -210,18 +238,12 @@ static const struct mp_platform_ops linux_ops = {
 	.code_build = linux_code_build,
 	.kernel_build = linux_kernel_build,
 	.rest = linux_rest,
+	.cpu_count = linux_cpu_count,
+	.cpu_info = linux_cpu_info,
+	.cpu_select = linux_cpu_select,
+	.run_beside = linux_run_beside,
+	.pingpong = linux_pingpong,
 };
-
-/* Measure on one CPU: a migration in the middle of a chase would time two caches. */
-static void pin_to_current_cpu(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu < 0 ? 0 : cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
 
 struct mp_platform *mp_linux_open(const struct mp_output *out)
 {
@@ -231,7 +253,9 @@ struct mp_platform *mp_linux_open(const struct mp_output *out)
 
 	if (!s)
 		return NULL;
-	pin_to_current_cpu();
+	/* Measure on one CPU: a migration in the middle of a chase would time two caches. */
+	mp_linux_cpus_open(&s->cpus);
+	mp_linux_cpu_select(&s->cpus, 0);
 	s->p = (struct mp_platform){
 		.name = MP_LINUX_PLATFORM,
 		.ops = &linux_ops,

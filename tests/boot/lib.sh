@@ -82,7 +82,7 @@ scratch() {
 
 # run_boot NAME IMAGE CPU [OPTION...]: boots IMAGE under TCG with -cpu CPU;
 # sets status and secs.  Options: those of image/qemu.sh's boot (readonly,
-# secure, mem=SIZE), and noserial (a machine without a serial port).
+# secure, mem=SIZE, smp=SPEC), and noserial (a machine without a serial port).
 run_boot() {
 	r_name=$1 r_img=$2 r_cpu=$3 r_serial="file:$out/$1.log" r_vars=$OVMF_VARS
 	shift 3

@@ -48,6 +48,41 @@ void mp_efi_arena_free(struct mp_efi_arena *a, const uint8_t *p) { (void)a, (voi
 void *mp_fw_pool_alloc(size_t bytes) { return calloc(1, bytes); }
 void mp_fw_pool_free(void *p) { free(p); }
 void mp_fw_stall(uint64_t us) { (void)us; }
+/* The other processors (platform/efi/cpus.c): not reached by these tests. */
+void mp_efi_cpus_open(struct mp_platform *p, struct mp_efi_cpus *c, struct mp_result *r)
+{
+	(void)p, (void)c, (void)r;
+}
+void mp_efi_cpus_close(struct mp_efi_cpus *c) { (void)c; }
+enum mp_status mp_efi_cpus_select(struct mp_efi_cpus *c, uint32_t cpu)
+{
+	(void)c, (void)cpu;
+	return MP_UNSUPPORTED;
+}
+enum mp_status mp_efi_cpus_run(struct mp_efi_cpus *c, const struct mp_x86_pmc *pmc,
+			       const struct mp_run *r, struct mp_sample *s)
+{
+	(void)c, (void)pmc, (void)r, (void)s;
+	return MP_UNSUPPORTED;
+}
+enum mp_status mp_efi_cpus_flush_all(struct mp_efi_cpus *c)
+{
+	(void)c;
+	return MP_UNSUPPORTED;
+}
+enum mp_status mp_efi_cpus_run_beside(struct mp_efi_cpus *c, const struct mp_x86_pmc *pmc,
+				      const struct mp_run *r, struct mp_sample *out,
+				      uint32_t other, const struct mp_run *load)
+{
+	(void)c, (void)pmc, (void)r, (void)out, (void)other, (void)load;
+	return MP_UNSUPPORTED;
+}
+enum mp_status mp_efi_cpus_pingpong(struct mp_efi_cpus *c, uint32_t a, uint32_t b, void *line,
+				    uint64_t rounds, struct mp_sample *out)
+{
+	(void)c, (void)a, (void)b, (void)line, (void)rounds, (void)out;
+	return MP_UNSUPPORTED;
+}
 
 static void app_log(void *ctx, enum mp_log_level lvl, const char *msg)
 {
