@@ -10,7 +10,14 @@
  *           RAID 2015); N = 2^(number of masks);
  *   random  a fixed pseudo-random function of the line address, from the
  *           level's seed, for any N: the undocumented non-linear hashes
- *           (12, 24, 28, 60 slices; McCalpin, TACC TR-2021-03).
+ *           (12, 24, 28, 60 slices; McCalpin, TACC TR-2021-03).  Like them
+ *           it is balanced: of the lines of one set (within a slice), every
+ *           aligned group of N consecutive ones covers the N slices once,
+ *           rotated by a pseudo-random offset drawn for the group and set.
+ *           Contiguous memory of the cache's size then fills every set of
+ *           every slice, as on hardware, where a capacity sweep sees one
+ *           sharp edge; an unbalanced random function would overflow some
+ *           sets long before the cache is full.
  * A plain level (index=virtual|physical) has none: its set is the line's low
  * bits, or their remainder (sim_sets_index).  Sets per slice must be a power
  * of two, as in hardware, where they are address bits.
@@ -29,16 +36,23 @@ static uint64_t xor_slice(const struct sim_slice *h, uint64_t line)
 	return s;
 }
 
-/* A 64-bit finalizer (two multiply-xorshift rounds) spreads every line bit over
- * the word; the high part of word * slices is then uniform below slices. */
+/*
+ * The line's rank k among the lines of its set, in groups of N: the group
+ * (with the set) draws an offset, a 64-bit finalizer (two multiply-xorshift
+ * rounds) of them and the seed, whose high part times N is uniform below N;
+ * the slice is k's place in the group plus that offset, modulo N.
+ */
 static uint64_t random_slice(const struct sim_slice *h, uint64_t line)
 {
-	uint64_t x = line ^ h->salt;
+	uint64_t k = line >> h->set_bits, group = k / h->slices, place = k - group * h->slices;
+	uint64_t x = (group * 0x9E3779B97F4A7C15ull + (line & h->set_mask)) ^ h->salt;
+	uint64_t slice;
 
 	x = (x ^ (x >> 31)) * 0x7FB5D329728EA185ull;
 	x = (x ^ (x >> 27)) * 0x81DADEF4BC2DD44Dull;
 	x ^= x >> 33;
-	return (uint64_t)(((unsigned __int128)x * h->slices) >> 64);
+	slice = place + (uint64_t)(((unsigned __int128)x * h->slices) >> 64);
+	return slice < h->slices ? slice : slice - h->slices;
 }
 
 /* One hex mask of an xor list, with or without 0x; no zero mask. */

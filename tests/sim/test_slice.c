@@ -3,7 +3,8 @@
  * Hashed indexing (index=hash, sim/slice.c): the parser takes the exact
  * syntax and rejects what cannot be built, naming the line; the xor slice is
  * the parity of the address under each mask, worked by hand; the random
- * slice covers every slice evenly and is fixed by its seed; and congruent
+ * slice covers every slice evenly, is balanced so that contiguous memory of
+ * the cache's size fits in it, and is fixed by its seed; and congruent
  * lines (same slice and set) evict each other at ways + 1 while lines of
  * one plain index spread over slices do not.
  */
@@ -185,6 +186,37 @@ static void test_random_spread(void)
 	mp_sim_free(s);
 }
 
+/*
+ * 12 slices of 64 sets, 4 ways (192K): from a line whose rank in its set is
+ * a multiple of 12 (a group's first), 192K of contiguous lines put exactly 4
+ * in every set of every slice, and all of them stay.
+ */
+static void test_random_balanced(void)
+{
+	struct mp_sim *s = build("memory latency=100\n"
+				 "cache L1D size=256 line=64 ways=1 latency=1\n"
+				 "cache L2 size=192K line=64 ways=4 latency=10 index=hash slices=12 "
+				 "hash=random seed=5\n");
+	uint64_t k0 = BASE / 64 / 64, start = BASE + (12 - k0 % 12) % 12 * 64 * 64;
+	unsigned count[12][64] = { { 0 } }, exact = 0, held = 0;
+
+	for (uint64_t v = start; s && v < start + (192 << 10); v += 64) {
+		uint64_t slice, set;
+
+		mp_sim_locate(s, "L2", v, &slice, &set);
+		count[slice % 12][set % 64]++;
+		mp_sim_access(s, v, MP_SIM_LOAD);
+	}
+	for (uint64_t v = start; s && v < start + (192 << 10); v += 64)
+		held += mp_sim_holds(s, "L2", v);
+	for (int i = 0; i < 12; i++)
+		for (int j = 0; j < 64; j++)
+			exact += count[i][j] == 4;
+	CHECK_EQ_INT(exact, 12 * 64, "random, balanced: sets of all slices with exactly 4 lines");
+	CHECK_EQ_INT(held, 3072, "random, balanced: lines of a cache-sized region held");
+	mp_sim_free(s);
+}
+
 /* The same seed gives the same slices (another simulator); another seed others. */
 static void test_random_seed(void)
 {
@@ -293,6 +325,7 @@ int main(void)
 	test_rejects();
 	test_xor_by_hand();
 	test_random_spread();
+	test_random_balanced();
 	test_random_seed();
 	test_xor_spreads_plain_set();
 	test_congruence();
