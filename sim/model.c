@@ -375,7 +375,8 @@ static int cache_geometry(struct ctx *x, struct mp_sim_cache_model *c)
 /* index= (default virtual at level 1, physical below); slices= and hash= go with index=hash. */
 static int cache_index(struct ctx *x, struct mp_sim_cache_model *c, uint32_t seen)
 {
-	bool hashed = was_seen(cache_fields, seen, "slices") || was_seen(cache_fields, seen, "hash");
+	bool hashed = was_seen(cache_fields, seen, "slices") ||
+		      was_seen(cache_fields, seen, "hash");
 	char why[160];
 
 	if (!was_seen(cache_fields, seen, "index"))

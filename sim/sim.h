@@ -58,7 +58,7 @@ struct mp_sim_cache_model {
 	uint32_t slices;
 	enum mp_sim_hash hash;
 	uint32_t nmasks;             /* xor: slices = 2^nmasks */
-	uint64_t masks[MP_SIM_MAX_MASKS]; /* xor: physical address masks, bit 0 of the slice first */
+	uint64_t masks[MP_SIM_MAX_MASKS]; /* xor: address masks, slice bit 0 first */
 	uint64_t seed;               /* random replacement and the random hash */
 	uint32_t line_no;            /* where the model defines it */
 };

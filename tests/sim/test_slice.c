@@ -59,8 +59,9 @@ static void test_accepts(void)
 	      c->size / c->line / c->ways / c->slices == 2048,
 	      "the model holds the random hash: 60 slices of 2048 sets, seed 9");
 	CHECK(mp_sim_model_parse(&m, "model", plain_text, strlen(plain_text), err,
-				 sizeof(err)) == 0 && c->slices == 1 && c->hash == MP_SIM_HASH_NONE &&
-	      c->index == MP_SIM_INDEX_PHYSICAL, "a plain level is one slice: %s", err);
+				 sizeof(err)) == 0 && c->slices == 1 &&
+	      c->hash == MP_SIM_HASH_NONE && c->index == MP_SIM_INDEX_PHYSICAL,
+	      "a plain level is one slice: %s", err);
 }
 
 static void test_rejects(void)
@@ -69,7 +70,8 @@ static void test_rejects(void)
 		const char *keys;
 		const char *says;
 	} cases[] = {
-		{ "index=hash slices=8 hash=xor:" O0 "," O1, "2 masks makes 4 slices, not slices=8" },
+		{ "index=hash slices=8 hash=xor:" O0 "," O1,
+		  "2 masks makes 4 slices, not slices=8" },
 		{ "index=hash slices=3 hash=random", "8192 sets do not divide into slices=3" },
 		{ "index=hash slices=0 hash=random", "do not divide into slices=0" },
 		{ "index=hash slices=8 hash=crc", "bad hash 'crc'" },
@@ -80,7 +82,8 @@ static void test_rejects(void)
 		{ "slices=4 hash=random", "slices= and hash= need index=hash" },
 		{ "index=physical hash=random", "slices= and hash= need index=hash" },
 		{ "index=hash slices=4", "index=hash needs slices= and hash=" },
-		{ "index=hash slices=2 hash=xor:60", "xor mask 60 has bits inside the 64-byte line" },
+		{ "index=hash slices=2 hash=xor:60",
+		  "xor mask 60 has bits inside the 64-byte line" },
 		{ "index=hash slices=4 hash=xor:c0,40", "" },
 		{ "index=hash slices=4 hash=xor:40,80,c0", "3 masks makes 8 slices" },
 		{ "index=hash slices=4 hash=xor:40,40", "not independent" },
@@ -195,8 +198,8 @@ static void test_random_balanced(void)
 {
 	struct mp_sim *s = build("memory latency=100\n"
 				 "cache L1D size=256 line=64 ways=1 latency=1\n"
-				 "cache L2 size=192K line=64 ways=4 latency=10 index=hash slices=12 "
-				 "hash=random seed=5\n");
+				 "cache L2 size=192K line=64 ways=4 latency=10 index=hash "
+				 "slices=12 hash=random seed=5\n");
 	uint64_t k0 = BASE / 64 / 64, start = BASE + (12 - k0 % 12) % 12 * 64 * 64;
 	unsigned count[12][64] = { { 0 } }, exact = 0, held = 0;
 
