@@ -106,16 +106,19 @@ static void test_rejects(void)
 			      "'%s' is refused on its line: \"%s\" says \"%s\"", cases[i].keys,
 			      err, cases[i].says);
 	}
-	{
-		static const char text[] = "memory latency=100\ncache L3 size=12M line=64 ways=16 "
-					   "latency=40 index=hash slices=4 hash=random\n";
-		struct mp_sim_model m;
-		char err[256] = "";
+}
 
-		CHECK(mp_sim_model_parse(&m, "model", text, strlen(text), err, sizeof(err)) < 0 &&
-		      strstr(err, "3072 sets per slice are not a power of two"),
-		      "sets per slice must be a power of two: %s", err);
-	}
+/* 12M / 64 / 16 = 12288 sets: whole over 4 slices, but 3072 is no power of two. */
+static void test_rejects_odd_sets(void)
+{
+	static const char text[] = "memory latency=100\ncache L3 size=12M line=64 ways=16 "
+				   "latency=40 index=hash slices=4 hash=random\n";
+	struct mp_sim_model m;
+	char err[256] = "";
+
+	CHECK(mp_sim_model_parse(&m, "model", text, strlen(text), err, sizeof(err)) < 0 &&
+	      strstr(err, "model:2: cache L3: 3072 sets per slice are not a power of two"),
+	      "sets per slice must be a power of two: %s", err);
 }
 
 /*
@@ -326,6 +329,7 @@ int main(void)
 {
 	test_accepts();
 	test_rejects();
+	test_rejects_odd_sets();
 	test_xor_by_hand();
 	test_random_spread();
 	test_random_balanced();
