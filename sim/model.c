@@ -4,7 +4,7 @@
  * comment, `name = VALUE`, or a statement word followed by key=value pairs:
  *
  *   cache NAME size= line= ways= latency= [level= type= replacement= write=
- *              inclusion= index= seed=]
+ *              inclusion= index= slices= hash= seed=]
  *   tlb NAME entries= ways= page= latency= [level= type= replacement= seed=]
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
@@ -68,7 +68,9 @@ static const struct word write_words[] = { { "allocate", 1 }, { "no-allocate", 0
 static const struct word incl_words[] = { { "inclusive", MP_INCL_INCLUSIVE },
 					  { "exclusive", MP_INCL_EXCLUSIVE },
 					  { "non-inclusive", MP_INCL_NONINCLUSIVE }, { NULL, 0 } };
-static const struct word index_words[] = { { "virtual", 0 }, { "physical", 1 }, { NULL, 0 } };
+static const struct word index_words[] = { { "virtual", MP_SIM_INDEX_VIRTUAL },
+					   { "physical", MP_SIM_INDEX_PHYSICAL },
+					   { "hash", MP_SIM_INDEX_HASH }, { NULL, 0 } };
 static const struct word kind_words[] = { { "data", MP_KIND_DATA },
 					  { "instruction", MP_KIND_INSTRUCTION },
 					  { "unified", MP_KIND_UNIFIED }, { NULL, 0 } };
@@ -80,7 +82,7 @@ static const struct word frames_words[] = { { "contiguous", MP_SIM_FRAMES_CONTIG
 					    { NULL, 0 } };
 static const struct word refuse_words[] = { { "granted", 0 }, { "refused", 1 }, { NULL, 0 } };
 
-enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL };
+enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL, F_HASH };
 
 struct field {
 	const char *key;
@@ -170,6 +172,8 @@ static bool store(const struct field *f, void *target, const char *v)
 			return false;
 		*(bool *)p = e != 0;
 		return true;
+	case F_HASH:
+		return mp_sim_hash_parse(target, v);
 	}
 	return false;
 }
@@ -181,6 +185,7 @@ static void expected(const struct field *f, char *buf, size_t len)
 		[F_U32] = "a number", [F_WAYS] = "a number or full",
 		[F_LEVEL] = "a level from 1 to 8", [F_RATE] = "a fraction from 0 to 1",
 		[F_HZ] = "a frequency such as 2400M or 3.2G",
+		[F_HASH] = "xor:MASK,MASK,... (hex, one per slice bit) or random",
 	};
 	size_t at = 0;
 
@@ -247,7 +252,9 @@ static const struct field cache_fields[] = {
 	CF("replacement", F_ENUM, replacement, false, repl_words),
 	CF("write", F_BOOL, write_allocate, false, write_words),
 	CF("inclusion", F_ENUM, inclusion, false, incl_words),
-	CF("index", F_BOOL, physical, false, index_words),
+	CF("index", F_ENUM, index, false, index_words),
+	CF("slices", F_U32, slices, false, NULL),
+	CF("hash", F_HASH, hash, false, NULL),
 	CF("seed", F_U64, seed, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
@@ -365,6 +372,27 @@ static int cache_geometry(struct ctx *x, struct mp_sim_cache_model *c)
 	return 0;
 }
 
+/* index= (default virtual at level 1, physical below); slices= and hash= go with index=hash. */
+static int cache_index(struct ctx *x, struct mp_sim_cache_model *c, uint32_t seen)
+{
+	bool hashed = was_seen(cache_fields, seen, "slices") ||
+		      was_seen(cache_fields, seen, "hash");
+	char why[160];
+
+	if (!was_seen(cache_fields, seen, "index"))
+		c->index = c->level > 1 ? MP_SIM_INDEX_PHYSICAL : MP_SIM_INDEX_VIRTUAL;
+	c->physical = c->index != MP_SIM_INDEX_VIRTUAL;
+	if (c->index != MP_SIM_INDEX_HASH) {
+		c->slices = 1;
+		return hashed ? fail(x, "cache %s: slices= and hash= need index=hash", c->name) : 0;
+	}
+	if (!was_seen(cache_fields, seen, "slices") || !was_seen(cache_fields, seen, "hash"))
+		return fail(x, "cache %s: index=hash needs slices= and hash=", c->name);
+	if (mp_sim_hash_check(c, why, sizeof(why)) < 0)
+		return fail(x, "cache %s: %s", c->name, why);
+	return 0;
+}
+
 static int st_cache(struct ctx *x, char **tok, int n)
 {
 	struct mp_sim_model *m = x->m;
@@ -396,9 +424,7 @@ static int st_cache(struct ctx *x, char **tok, int n)
 			       "add level=", c->name);
 	if (c->type == MP_KIND_UNKNOWN)
 		c->type = MP_KIND_UNIFIED;
-	if (!was_seen(cache_fields, seen, "index"))
-		c->physical = c->level > 1;
-	if (cache_geometry(x, c) < 0)
+	if (cache_geometry(x, c) < 0 || cache_index(x, c, seen) < 0)
 		return -1;
 	m->ncaches++;
 	return 0;

@@ -128,6 +128,8 @@ static int build_levels(struct mp_sim *s)
 		if (sim_sets_init(&c->a, c->m.size / c->m.line, c->m.ways, log2_of(c->m.line),
 				  c->m.replacement, c->m.seed, false) < 0)
 			return -1;
+		if (c->m.index == MP_SIM_INDEX_HASH)
+			sim_slice_init(&c->slice, &c->a, &c->m);
 		s->ncaches++;
 	}
 	for (int i = 0; i < m->ntlbs; i++) {
@@ -244,20 +246,27 @@ int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 	return level;
 }
 
+static struct sim_cache *cache_named(struct mp_sim *s, const char *name)
+{
+	for (int i = 0; i < s->ncaches; i++)
+		if (!strcmp(s->cache[i].m.name, name))
+			return &s->cache[i];
+	return NULL;
+}
+
 bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va)
 {
+	struct sim_cache *c = cache_named(s, name);
 	uint64_t pa;
 
 	if (!mp_sim_translate(s, va, &pa))
 		return false;
-	for (int i = 0; i < s->ncaches; i++) {
-		struct sim_cache *c = &s->cache[i];
+	if (c) {
 		uint64_t key = pa >> c->a.shift;
 		uint64_t ikey = c->m.physical ? key : va >> c->a.shift;
 
-		if (!strcmp(c->m.name, name))
-			return sim_sets_find(&c->a, sim_sets_index(&c->a, ikey) * c->a.stride, key,
-					     ikey) >= 0;
+		return sim_sets_find(&c->a, sim_sets_index(&c->a, ikey) * c->a.stride, key,
+				     ikey) >= 0;
 	}
 	for (int i = 0; i < s->ntlbs; i++) {
 		struct sim_tlb *t = &s->tlb[i];
@@ -268,6 +277,21 @@ bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va)
 					     vpn) >= 0;
 	}
 	return false;
+}
+
+bool mp_sim_locate(struct mp_sim *s, const char *name, uint64_t va, uint64_t *slice,
+		   uint64_t *set)
+{
+	struct sim_cache *c = cache_named(s, name);
+	uint64_t pa, set_all, per_slice;
+
+	if (!c || !mp_sim_translate(s, va, &pa))
+		return false;
+	set_all = sim_sets_index(&c->a, c->m.physical ? pa >> c->a.shift : va >> c->a.shift);
+	per_slice = c->a.nsets / c->m.slices;
+	*slice = set_all / per_slice;
+	*set = set_all % per_slice;
+	return true;
 }
 
 uint64_t mp_sim_cycles(const struct mp_sim *s)

@@ -22,6 +22,20 @@
 #define MP_SIM_MAX_PAGE_SIZES 4           /* distinct TLB page sizes in one model */
 #define MP_SIM_MAX_LINES (1ull << 24)     /* lines (entries) of one cache (TLB) */
 
+/*
+ * How a cache level picks the set of a line (`index=`): from the virtual or
+ * the physical address bits above the line offset (plain), or hashed: the
+ * physical address picks one of `slices` slices (`hash=`), and the bits above
+ * the line offset the set within it (sim/slice.c, docs/simulator.md).
+ */
+enum mp_sim_index { MP_SIM_INDEX_VIRTUAL = 0, MP_SIM_INDEX_PHYSICAL, MP_SIM_INDEX_HASH };
+enum mp_sim_hash {
+	MP_SIM_HASH_NONE = 0,        /* plain index: one slice */
+	MP_SIM_HASH_XOR,             /* bit i of the slice: parity(address & masks[i]) */
+	MP_SIM_HASH_RANDOM,          /* a fixed pseudo-random function of the line, from seed */
+};
+#define MP_SIM_MAX_MASKS 8           /* xor: up to 256 slices */
+
 /* One cache level as the model file describes it. */
 struct mp_sim_cache_model {
 	char name[MP_SIM_NAME_LEN];
@@ -34,8 +48,18 @@ struct mp_sim_cache_model {
 	enum mp_replacement replacement;
 	bool write_allocate;
 	enum mp_inclusion inclusion; /* towards the levels above this one */
-	bool physical;               /* physically indexed */
-	uint64_t seed;               /* random replacement */
+	bool physical;               /* physically indexed (index physical or hash) */
+	enum mp_sim_index index;
+	/*
+	 * The ground truth of a hashed level: `slices` slices of
+	 * size / line / ways / slices sets each (a power of two); 1 and
+	 * MP_SIM_HASH_NONE when plain.
+	 */
+	uint32_t slices;
+	enum mp_sim_hash hash;
+	uint32_t nmasks;             /* xor: slices = 2^nmasks */
+	uint64_t masks[MP_SIM_MAX_MASKS]; /* xor: address masks, slice bit 0 first */
+	uint64_t seed;               /* random replacement and the random hash */
 	uint32_t line_no;            /* where the model defines it */
 };
 
@@ -110,6 +134,15 @@ struct mp_sim_model {
 /* Index of a width in mp_sim_model.ops (64, 128, 256, 512 bits), -1 for any other. */
 int mp_sim_width_index(uint32_t bits);
 
+/*
+ * Parse a `hash=` value (xor:MASK,MASK,... or random) into c's hash, masks
+ * and nmasks (sim/slice.c); false when it is neither.  The checks that need
+ * the rest of the line (slices=, line=) are mp_sim_hash_check's.
+ */
+bool mp_sim_hash_parse(struct mp_sim_cache_model *c, const char *v);
+/* Do c's slices, hash and geometry agree?  -1 with a message in why. */
+int mp_sim_hash_check(const struct mp_sim_cache_model *c, char *why, size_t why_len);
+
 /* Parse an `op` or `isa` line's words after the statement word; -1 with a message in why. */
 int mp_sim_model_op(struct mp_sim_model *m, char **tok, int n, char *why, size_t why_len);
 int mp_sim_model_isa(struct mp_sim_model *m, char **tok, int n, char *why, size_t why_len);
@@ -173,6 +206,14 @@ int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
 
 /* Is the line of va held by the named cache or TLB? */
 bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va);
+/*
+ * Where the line of va goes in the named cache: its slice (0 for a plain
+ * index) and its set within the slice.  Lines of equal slice and set are
+ * congruent: they compete for the set's ways.  False when va is unmapped or
+ * no cache has that name.
+ */
+bool mp_sim_locate(struct mp_sim *s, const char *name, uint64_t va, uint64_t *slice,
+		   uint64_t *set);
 
 uint64_t mp_sim_cycles(const struct mp_sim *s);
 /*

@@ -2,6 +2,7 @@
 /*
  * The simulator's insides, shared by its files and by nobody else:
  *   sets.c     a set-associative array of keys (caches and TLBs are built on it)
+ *   slice.c    hashed indexing: the slice and set of a line in a sliced cache
  *   map.c      a hash map (reverse frames, shadow caches)
  *   vm.c       virtual-to-physical mappings and frames
  *   hier.c     the hierarchy: translation, the walk down the levels, fills,
@@ -54,6 +55,22 @@ static inline uint64_t sim_seed(uint64_t seed)
 	return seed ? seed * 0x9E3779B97F4A7C15ull : 0x853C49E6748FEA9Bull;
 }
 
+/* ---- slice.c ---- */
+
+/* A hashed index (index=hash): set = slice(line) * sets per slice + low bits of line. */
+struct sim_slice {
+	uint64_t (*slice_of)(const struct sim_slice *h, uint64_t line);
+	uint64_t mask[MP_SIM_MAX_MASKS]; /* xor: the masks shifted to line numbers */
+	uint32_t nmasks;
+	uint64_t slices;
+	uint64_t salt;             /* random: from the seed */
+	uint64_t set_mask;         /* sets per slice - 1 */
+	unsigned set_bits;         /* log2 of sets per slice */
+};
+
+/* The set (slice * sets per slice + set in slice) of a line number. */
+uint64_t sim_slice_set(const struct sim_slice *h, uint64_t line);
+
 /* ---- sets.c ---- */
 
 /* Zeroed memory for simulator state; large blocks get huge pages (host TLB). */
@@ -84,6 +101,7 @@ struct sim_sets {
 	bool pow2;
 	uint64_t nsets;
 	unsigned __int128 recip; /* for the remainder when nsets is no power of two */
+	const struct sim_slice *slice; /* a hashed index (pow2 is then false), or NULL */
 	uint32_t plru_words;
 	uint32_t plru_depth;
 	uint64_t rng;
@@ -131,10 +149,13 @@ static inline uint64_t sim_sets_entry(const struct sim_sets *a, uint64_t set, ui
 	return set * a->stride + way;
 }
 
+/* The set of n: its low bits, their remainder, or a hashed index (off the hit path). */
 static inline uint64_t sim_sets_index(const struct sim_sets *a, uint64_t n)
 {
 	if (sim_likely(a->pow2))
 		return n & a->set_mask;
+	if (a->slice)
+		return sim_slice_set(a->slice, n);
 	return sim_mod(n, a->recip, a->nsets);
 }
 
@@ -179,11 +200,15 @@ static inline void sim_sets_touch(struct sim_sets *a, uint64_t first, uint64_t e
 	}
 }
 
+/* Give a's sets (slices * sets per slice of them) c's hashed index, kept in h. */
+void sim_slice_init(struct sim_slice *h, struct sim_sets *a, const struct mp_sim_cache_model *c);
+
 /* ---- the hierarchy ---- */
 
 struct sim_cache {
 	struct sim_sets a;
 	struct mp_sim_cache_model m;
+	struct sim_slice slice;    /* index=hash: a.slice points here */
 	struct sim_cache *below;   /* next level down on this cache's path */
 	int idx;                   /* in mp_sim.cache[] */
 	bool victims_matter;       /* inclusive, or an exclusive level below takes them */

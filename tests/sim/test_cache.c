@@ -178,6 +178,36 @@ static void test_exclusive(void)
 	mp_sim_free(s);
 }
 
+/*
+ * A victim cache (AMD's L3): exclusive under an inclusive L2.  Lines A B C
+ * map to the one set of each level (L1 one line, L2 two, L3 four).  A miss
+ * fills L1 and L2 only; B's fill evicts A from the L1 only (an L1 victim
+ * does not reach the L3, A is still in the L2); C's fill evicts A from the
+ * L2, and the L3 takes it; A's hit there moves it back up.
+ */
+static void test_victim_cache(void)
+{
+	struct mp_sim *s = build("cache L1D size=64 line=64 ways=1 latency=1\n"
+				 "cache L2 size=128 line=64 ways=2 latency=10 inclusion=inclusive\n"
+				 "cache L3 size=256 line=64 ways=4 latency=40 inclusion=exclusive\n"
+				 "memory latency=100\n");
+
+	mp_sim_access(s, BASE, MP_SIM_LOAD);
+	CHECK(mp_sim_holds(s, "L2", BASE) && !mp_sim_holds(s, "L3", BASE),
+	      "victim cache: a miss fills the L2, not the L3");
+	mp_sim_access(s, BASE + 64, MP_SIM_LOAD);
+	CHECK(!mp_sim_holds(s, "L1D", BASE) && !mp_sim_holds(s, "L3", BASE),
+	      "victim cache: an L1 victim does not reach the L3");
+	mp_sim_access(s, BASE + 128, MP_SIM_LOAD);
+	CHECK(!mp_sim_holds(s, "L2", BASE) && mp_sim_holds(s, "L3", BASE),
+	      "victim cache: the L2's victim A is in the L3");
+	expect_level(s, BASE, MP_SIM_LOAD, 3, "victim cache: A hits in the L3");
+	CHECK(!mp_sim_holds(s, "L3", BASE) && mp_sim_holds(s, "L2", BASE) &&
+	      mp_sim_holds(s, "L3", BASE + 64),
+	      "victim cache: A moved up, the L2's next victim B moved down");
+	mp_sim_free(s);
+}
+
 static void test_write_allocate(void)
 {
 	static const char *policy[] = { "allocate", "no-allocate" };
@@ -361,6 +391,7 @@ int main(void)
 	test_plru_three_ways();
 	test_inclusive();
 	test_exclusive();
+	test_victim_cache();
 	test_write_allocate();
 	test_set_mapping();
 	test_mod();

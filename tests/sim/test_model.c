@@ -17,6 +17,7 @@ static const char *required[] = {
 	"p5-133", "pentium-pro-200", "pentium-ii-233", "ultrasparc-i-167", "r10000-225",
 	"itanium2-1500", "opteron-240", "athlon-mp-2800", "pentium4-2200", "power3-375",
 	"cortex-a9", "sapphire-rapids", "icelake-sp", "zen4", "power9", "apple-m1-like",
+	"core-i7-4770",
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -82,7 +83,7 @@ static void test_library(void)
 	if (d)
 		closedir(d);
 	CHECK_EQ_INT(found, sizeof(required) / sizeof(required[0]), "every required model");
-	CHECK(loaded >= 16, "%u models load", loaded);
+	CHECK(loaded >= 17, "%u models load", loaded);
 }
 
 static void load(struct mp_sim_model *m, const char *name)
@@ -121,14 +122,31 @@ static void test_library_facts(void)
 	CHECK(c && c->inclusion == MP_INCL_INCLUSIVE && c->size == 1 << 20 && c->ways == 8,
 	      "Zen 4 L2");
 	CHECK(m.ntlbs > 0 && m.tlbs[0].entries == 72 && m.tlbs[0].ways == 72, "Zen 4 DTLB 72 full");
+	c = cache(&m, "L3");
+	CHECK(c && c->inclusion == MP_INCL_EXCLUSIVE && c->size == 32 << 20 && c->ways == 16 &&
+	      c->slices == 8 && c->hash == MP_SIM_HASH_RANDOM,
+	      "Zen 4 L3: 32M 16-way victim cache, 8 slices, hashed");
 	load(&m, "sapphire-rapids");
 	c = cache(&m, "L1D");
 	CHECK(c && c->size == 48 << 10 && c->ways == 12, "Sapphire Rapids L1D 48K 12-way");
+	c = cache(&m, "L3");
+	CHECK(c && c->slices == 60 && c->size == 60 * (1920ull << 10) && c->ways == 15 &&
+	      c->hash == MP_SIM_HASH_RANDOM && c->inclusion == MP_INCL_NONINCLUSIVE,
+	      "Sapphire Rapids L3: 60 slices of 1.875M, 15-way, non-inclusive, hash=random");
+	load(&m, "core-i7-4770");
+	c = cache(&m, "L3");
+	CHECK(c && c->slices == 4 && c->hash == MP_SIM_HASH_XOR && c->nmasks == 2 &&
+	      c->masks[0] == 0x1b5f575440ull && c->masks[1] == 0x2eb5faa880ull &&
+	      c->inclusion == MP_INCL_INCLUSIVE && c->size == 8 << 20,
+	      "Core i7-4770 L3: 8M inclusive over 4 slices by Maurice et al.'s xor hash");
 	load(&m, "icelake-sp");
 	c = cache(&m, "L3");
 	CHECK(c && c->ways == 12 && (c->size / c->line / c->ways) % 2 == 0 &&
 	      ((c->size / c->line / c->ways) & (c->size / c->line / c->ways - 1)) != 0,
 	      "Ice Lake-SP L3: 12 ways over a set count that is no power of two");
+	CHECK(c && c->slices == 40 && c->hash == MP_SIM_HASH_RANDOM &&
+	      c->size / c->line / c->ways / c->slices == 2048,
+	      "Ice Lake-SP L3: 40 slices of 2048 sets, hash=random");
 	c = cache(&m, "L2");
 	CHECK(c && c->ways == 20 && c->size == 1280 << 10, "Ice Lake-SP L2 1.25M 20-way");
 	load(&m, "power9");
