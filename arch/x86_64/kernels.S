@@ -140,20 +140,27 @@ mp_x86_xgetbv:
 	or	%rdx, %rax
 	ret
 
-/* void mp_x86_add_chain(uint64_t n): n dependent adds, unrolled by 8. */
+/*
+ * void mp_x86_add_chain(uint64_t n): n dependent adds, unrolled by 8.  The
+ * addend is a register: Intel's renamer since Golden Cove folds an add of a
+ * small immediate into the register it renames, so that a chain of them
+ * runs several a cycle and would read as a clock several times too fast
+ * (docs/algorithms.md, "Timing discipline", units).
+ */
 	.globl mp_x86_add_chain
 mp_x86_add_chain:
 	xor	%eax, %eax
+	mov	$1, %edx
 	shr	$3, %rdi
 	jz	2f
-1:	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
+1:	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
+	add	%rdx, %rax
 	dec	%rdi
 	jnz	1b
 2:	ret
