@@ -21,6 +21,11 @@
 #define MP_SIM_MAX_LEVEL 8                /* deepest cache or TLB level */
 #define MP_SIM_MAX_PAGE_SIZES 4           /* distinct TLB page sizes in one model */
 #define MP_SIM_MAX_LINES (1ull << 24)     /* lines (entries) of one cache (TLB) */
+#define MP_SIM_MAX_CACHES 16              /* cache lines of a model (every core type's) */
+#define MP_SIM_MAX_TLBS 16                /* tlb lines of a model */
+#define MP_SIM_MAX_TYPES 8                /* cpu lines of a model */
+#define MP_SIM_MAX_CPUS 1024              /* logical CPUs of a model */
+#define MP_SIM_SHARED_ALL 0u              /* shared=all: every core that has the structure */
 
 /* One cache level as the model file describes it. */
 struct mp_sim_cache_model {
@@ -36,6 +41,8 @@ struct mp_sim_cache_model {
 	enum mp_inclusion inclusion; /* towards the levels above this one */
 	bool physical;               /* physically indexed */
 	uint64_t seed;               /* random replacement */
+	char cpu[MP_CPU_TYPE_LEN];   /* the core type that has it; "": every type */
+	uint32_t shared;             /* cores sharing one instance; MP_SIM_SHARED_ALL */
 	uint32_t line_no;            /* where the model defines it */
 };
 
@@ -50,6 +57,19 @@ struct mp_sim_tlb_model {
 	uint32_t latency;            /* cycles a miss here adds */
 	enum mp_replacement replacement;
 	uint64_t seed;
+	char cpu[MP_CPU_TYPE_LEN];
+	uint32_t shared;
+	uint32_t line_no;
+};
+
+/*
+ * A core type (`cpu` line): `cores` cores of `threads` threads each.  A
+ * model without cpu lines has one type of one core of one thread, named "".
+ */
+struct mp_sim_cpu_model {
+	char name[MP_CPU_TYPE_LEN];
+	uint32_t cores;
+	uint32_t threads;
 	uint32_t line_no;
 };
 
@@ -76,10 +96,12 @@ struct mp_sim_model {
 	char name[MP_NAME_LEN];
 	uint64_t clock_hz;
 	uint32_t memory_latency;     /* cycles of a load that misses every level */
+	int32_t ntypes;
+	struct mp_sim_cpu_model types[MP_SIM_MAX_TYPES];
 	int32_t ncaches;
-	struct mp_sim_cache_model caches[MP_MAX_CACHES];
+	struct mp_sim_cache_model caches[MP_SIM_MAX_CACHES];
 	int32_t ntlbs;
-	struct mp_sim_tlb_model tlbs[MP_MAX_TLBS];
+	struct mp_sim_tlb_model tlbs[MP_SIM_MAX_TLBS];
 	struct {
 		enum mp_sim_prefetch kind;
 		int32_t level;       /* trains on, and fills, this cache level */
@@ -125,8 +147,37 @@ int mp_sim_model_load(struct mp_sim_model *m, const char *path, char *err, size_
 int mp_sim_model_check(const struct mp_sim_model *m, const char *file, char *err,
 		       size_t err_len);
 
-/* Describe the model as documented parameters (source "model <name>"). */
+/*
+ * Describe the model as documented parameters (source "model <name>"): the
+ * caches and TLBs of the first core type, where logical CPU 0 is.
+ */
 void mp_sim_model_document(const struct mp_sim_model *m, struct mp_documented *d);
+
+/* ---- Core types (docs/simulator.md, "Multi-core models") ---- */
+
+/* Index of the type named `name` ("" : the first type when it has no name), or -1. */
+int mp_sim_type_index(const struct mp_sim_model *m, const char *name);
+/* Does core type t have the structure given to `cpu` ("" : every type)? */
+bool mp_sim_type_has(const struct mp_sim_model *m, int t, const char *cpu);
+/* Logical CPUs of the model: every type's cores times its threads. */
+uint32_t mp_sim_model_cpus(const struct mp_sim_model *m);
+/* Logical CPUs sharing one instance of a structure given to `cpu` on core type t. */
+uint32_t mp_sim_shared_by(const struct mp_sim_model *m, int t, const char *cpu, uint32_t shared);
+/*
+ * Instances of a structure given to `cpu` with shared=`shared`, numbered
+ * type after type, group after group: how many, and which one core `core`
+ * (within its type t) uses.
+ */
+uint32_t mp_sim_instances(const struct mp_sim_model *m, const char *cpu, uint32_t shared);
+uint32_t mp_sim_instance(const struct mp_sim_model *m, const char *cpu, uint32_t shared, int t,
+			 uint32_t core);
+/*
+ * The model as one core of type t sees it: only the caches and TLBs that
+ * type has, and t as the only cpu line (its cores and threads kept): the
+ * parameters a probe run on that type measures (what is shared with other
+ * types is not: shared=all then spans t's cores only).
+ */
+void mp_sim_model_type(const struct mp_sim_model *m, int t, struct mp_sim_model *out);
 
 /* ---- The simulator, access by access ---- */
 
