@@ -258,6 +258,40 @@ bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **en
 /* An arithmetic kernel for `steps` iterations: its time by the model's `op` lines; false if none. */
 bool mp_sim_kernel(struct mp_sim *s, const struct mp_kernel *k, uint64_t steps);
 
+/* ---- Logical CPUs (sim/cpus.c) ---- */
+
+/*
+ * CPUs are numbered in the order of cpu lines, cores, threads; CPU 0 is
+ * selected when the simulator is made.  Selecting one sends later accesses
+ * down its paths (and counts them in its counters); the clock runs on.
+ * False for a CPU the model has not (or no memory for its caches).
+ */
+uint32_t mp_sim_cpus(const struct mp_sim *s);
+uint32_t mp_sim_selected(const struct mp_sim *s);
+bool mp_sim_select(struct mp_sim *s, uint32_t cpu);
+/* apic_id = cpu, package 0, cluster = the instance of its last cache level. */
+bool mp_sim_cpu_info(const struct mp_sim *s, uint32_t cpu, struct mp_cpu_info *out);
+
+/* A run performed a few steps at a time: step(ctx, n) does n more; false on a fault. */
+struct mp_sim_stepper {
+	bool (*step)(void *ctx, uint64_t n);
+	void *ctx;
+};
+/*
+ * `steps` steps of `run` on the selected CPU while CPU `other` performs
+ * `load` over and over, interleaved in simulated time; the clock ends
+ * where the run's own time ends.  False when other is the selected CPU or
+ * not there, or a step failed.
+ */
+bool mp_sim_beside(struct mp_sim *s, uint64_t steps, const struct mp_sim_stepper *run,
+		   uint32_t other, const struct mp_sim_stepper *load);
+/*
+ * CPUs a and b take turns writing the line of va, `rounds` times: *cycles
+ * (also added to the clock) is 2 * rounds transfers (docs/simulator.md).
+ */
+bool mp_sim_pingpong(struct mp_sim *s, uint32_t a, uint32_t b, uint64_t va, uint64_t rounds,
+		     uint64_t *cycles);
+
 /*
  * Causes of misses.  Off by default (it costs the fast path); when on,
  * every miss is counted under the current probe and region.
