@@ -67,6 +67,17 @@ bool mp_sim_select(struct mp_sim *s, uint32_t cpu)
 	return true;
 }
 
+uint64_t mp_sim_count_all(const struct mp_sim *s, enum mp_event e)
+{
+	uint64_t n = 0;
+
+	if (e == MP_EV_CYCLES)
+		return s->cycles;
+	for (uint32_t k = 0; k < s->ncpus; k++)
+		n += s->cpu[k].count[e];
+	return n;
+}
+
 /* The last cache level of a CPU's data path, or NULL. */
 static const struct sim_cache *last_level(const struct sim_cpu *c)
 {

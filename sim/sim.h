@@ -232,7 +232,10 @@ uint64_t mp_sim_cycles(const struct mp_sim *s);
  * no time passes, when the model has none.
  */
 bool mp_sim_rest(struct mp_sim *s, uint64_t us);
+/* The selected CPU's count of e (cycles: the machine's clock). */
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e);
+/* Every CPU's counts of e added up. */
+uint64_t mp_sim_count_all(const struct mp_sim *s, enum mp_event e);
 uint32_t mp_sim_events(const struct mp_sim *s);   /* MP_EV_BIT mask the model counts */
 
 void mp_sim_flush_line(struct mp_sim *s, uint64_t va);
