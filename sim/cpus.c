@@ -11,6 +11,7 @@
  * model says a coherent write costs (transfer_cycles).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/simint.h"
@@ -18,6 +19,32 @@
 /* Steps of the measured run between two turns of the load: its resolution in time. */
 #define BESIDE_QUANTUM 4u
 
+/* A new instance u goes on the list of every level below it on c's path. */
+static int add_above(struct sim_cpu *c, struct sim_cache *u)
+{
+	for (int i = 0; i < c->ncaches; i++) {
+		struct sim_cache *b = c->cache[i];
+
+		if (b->m.level <= u->m.level || !sim_shares_path(u, b))
+			continue;
+		if (b->nups == b->cap_ups) {
+			int cap = b->cap_ups ? 2 * b->cap_ups : 4;
+			struct sim_cache **ups = realloc(b->ups, (size_t)cap * sizeof(*ups));
+
+			if (!ups)
+				return -1;
+			b->ups = ups;
+			b->cap_ups = cap;
+		}
+		b->ups[b->nups++] = u;
+	}
+	return 0;
+}
+
+/*
+ * Make the sets of the instances CPU c uses that no CPU made before, and put
+ * each on the inclusion lists of the levels below it (in the model's order).
+ */
 int sim_cpu_build(struct sim_cpu *c)
 {
 	if (c->built)
@@ -26,8 +53,11 @@ int sim_cpu_build(struct sim_cpu *c)
 		struct sim_cache *in = c->cache[i];
 		unsigned shift = (unsigned)__builtin_ctzll(in->m.line);
 
-		if (!in->a.key && sim_sets_init(&in->a, in->m.size / in->m.line, in->m.ways, shift,
-						in->m.replacement, in->m.seed, false) < 0)
+		if (in->a.key)
+			continue;
+		if (sim_sets_init(&in->a, in->m.size / in->m.line, in->m.ways, shift,
+				  in->m.replacement, in->m.seed, false) < 0 ||
+		    add_above(c, in) < 0)
 			return -1;
 	}
 	for (int i = 0; i < c->ntlbs; i++) {

@@ -83,23 +83,15 @@ void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64
 		sim_causes_left(s, c, va, key, why);
 }
 
-static bool shares_path(const struct sim_cache *up, const struct sim_cache *c)
-{
-	return c->m.type == MP_KIND_UNIFIED || up->m.type == MP_KIND_UNIFIED ||
-	       up->m.type == c->m.type;
-}
-
 /* Remove the line [pa, pa + c's line) from every level above c, on every core it serves. */
 static void back_invalidate(struct mp_sim *s, const struct sim_cache *c, uint64_t va,
 			    uint64_t pa)
 {
-	for (int i = 0; i < s->ncaches; i++) {
-		struct sim_cache *up = &s->cache[i];
+	for (int i = 0; i < c->nups; i++) {
+		struct sim_cache *up = c->ups[i];
 		uint64_t step = up->m.line;
 		uint64_t first = pa & ~(step - 1);
 
-		if (!up->a.key || !sim_cache_above(up, c) || !shares_path(up, c))
-			continue;
 		for (uint64_t a = first; a < pa + c->m.line; a += step)
 			sim_cache_remove(s, up, va - (pa - a), a, SIM_LEFT_INVALIDATED);
 	}

@@ -280,8 +280,10 @@ void mp_sim_free(struct mp_sim *s)
 	for (int i = 0; i < s->nregions; i++)
 		if (s->region[i].bytes)
 			mp_sim_unmap(s, s->region[i].va);
-	for (int i = 0; i < s->ncaches; i++)
+	for (int i = 0; i < s->ncaches; i++) {
 		sim_sets_free(&s->cache[i].a);
+		free(s->cache[i].ups);
+	}
 	for (int i = 0; i < s->ntlbs; i++)
 		sim_sets_free(&s->tlb[i].a);
 	sim_causes_free(s->causes);

@@ -194,6 +194,8 @@ struct sim_cache {
 	struct sim_cache *below;   /* next level down on this cache's path */
 	int idx;                   /* the model's cache line: mp_sim.model.caches[idx] */
 	uint32_t lo, hi;           /* the cores that use it */
+	struct sim_cache **ups;    /* made instances above it on its cores' paths (inclusion) */
+	int nups, cap_ups;
 	bool victims_matter;       /* inclusive, or an exclusive level below takes them */
 	bool explained;            /* on CPU 0's paths: the causes of misses follow it */
 };
@@ -292,10 +294,12 @@ struct mp_sim {
 
 /* cpus.c: make the sets of the instances CPU c uses; -1 out of memory */
 int sim_cpu_build(struct sim_cpu *c);
-/* Does cache c sit above cache b, on the path of a core that uses both? */
-static inline bool sim_cache_above(const struct sim_cache *c, const struct sim_cache *b)
+
+/* Do a level holding `a` and one holding `b` meet on some kind of access? */
+static inline bool sim_shares_path(const struct sim_cache *a, const struct sim_cache *b)
 {
-	return c->m.level < b->m.level && c->lo >= b->lo && c->hi <= b->hi;
+	return a->m.type == MP_KIND_UNIFIED || b->m.type == MP_KIND_UNIFIED ||
+	       a->m.type == b->m.type;
 }
 
 /* vm.c */
