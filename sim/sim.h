@@ -219,10 +219,10 @@ uint64_t mp_sim_base_page(const struct mp_sim *s);
 /* The page size a mapping asking for `want` bytes per page gets. */
 uint64_t mp_sim_page_size(const struct mp_sim *s, uint64_t want);
 
-/* One access: the level that hit (1, 2, ...), 0 for memory, -1 unmapped. */
+/* One access by the selected CPU: the level that hit (1, 2, ...), 0 for memory, -1 unmapped. */
 int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
 
-/* Is the line of va held by the named cache or TLB? */
+/* Is the line of va held by the named cache or TLB (the selected CPU's instance)? */
 bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va);
 
 uint64_t mp_sim_cycles(const struct mp_sim *s);
