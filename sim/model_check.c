@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The checks a model needs across its lines: unique names, one cache per
+ * The checks a model needs across its lines: unique names (per core type:
+ * the P-cores' L1D and the E-cores' L1D may share a name), one cache per
  * level and kind of access on each core type, inclusion only where a level
  * has one above it, a prefetcher at a level that exists, few enough page
  * sizes; cpu lines with distinct names, cpu= naming one of them, shared=
@@ -155,9 +156,9 @@ static int check_caches(const struct mp_sim_model *m, const char *file, char *er
 			const struct mp_sim_cache_model *o = &m->caches[j];
 			bool meet = common(o->cpu, c->cpu) && overlap(o->type, c->type);
 
-			if (j < i && !strcmp(o->name, c->name))
-				return fail(err, len, file, c->line_no, "cache %s is defined twice",
-					    c->name);
+			if (j < i && !strcmp(o->name, c->name) && common(o->cpu, c->cpu))
+				return fail(err, len, file, c->line_no, "cache %s is defined twice%s",
+					    c->name, on_type(o->cpu, c->cpu, buf, sizeof(buf)));
 			if (j < i && o->level == c->level && meet)
 				return fail(err, len, file, c->line_no,
 					    "caches %s and %s are both level %d for %s%s", o->name,
@@ -194,9 +195,9 @@ static int check_tlbs(const struct mp_sim_model *m, const char *file, char *err,
 		for (int j = 0; j < i; j++) {
 			const struct mp_sim_tlb_model *o = &m->tlbs[j];
 
-			if (!strcmp(o->name, t->name))
-				return fail(err, len, file, t->line_no, "tlb %s is defined twice",
-					    t->name);
+			if (!strcmp(o->name, t->name) && common(o->cpu, t->cpu))
+				return fail(err, len, file, t->line_no, "tlb %s is defined twice%s",
+					    t->name, on_type(o->cpu, t->cpu, buf, sizeof(buf)));
 			if (o->level == t->level && o->page == t->page &&
 			    overlap(o->type, t->type) && common(o->cpu, t->cpu))
 				return fail(err, len, file, t->line_no,

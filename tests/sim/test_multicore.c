@@ -306,6 +306,8 @@ static void test_parse_bad(void)
 		{ "cpu cores=2 name=P\ncpu cores=2 name=E\n" L1 "\n"
 		  "cache L1X level=1 type=data size=4K line=64 ways=4 latency=2 cpu=E\n" MEM,
 		  "m:4: caches L1D and L1X are both level 1 for data on cpu E" },
+		{ "cpu cores=2 name=P\ncpu cores=2 name=E\n" L1 " cpu=E\n" L1 "\n" MEM,
+		  "m:4: cache L1D is defined twice on cpu E" },
 		{ "cpu cores=4\n" L1 " shared=2\ncache L2 size=64K line=64 ways=8 latency=9\n" MEM,
 		  "m:3: cache L2: its instances split the cores that share one L1D above it (a "
 		  "level below must be shared by at least the cores of one instance above)" },
@@ -343,6 +345,12 @@ static void test_parse_good(void)
 	CHECK_EQ_INT(mp_sim_shared_by(&m, 1, "E", 2), 2, "EL2: 2 E-cores of one thread");
 	CHECK_EQ_INT(mp_sim_shared_by(&m, 0, "", MP_SIM_SHARED_ALL), 8, "L3: every CPU");
 	CHECK_EQ_INT(mp_sim_shared_by(&m, 0, "P", 1), 2, "P's L2: its 2 threads");
+	CHECK(parse("cpu cores=2 name=P\ncpu cores=4 name=E\n" L1 " cpu=P\n"
+		    "cache L1D size=8K line=64 ways=4 latency=3 cpu=E\n" MEM, &m, err,
+		    sizeof(err)) == 0, "one name on two types (P's L1D, E's L1D): %s", err);
+	mp_sim_model_type(&m, 1, &one);
+	CHECK(one.ncaches == 1 && one.caches[0].size == 8192, "E's L1D is E's");
+	CHECK(parse(hybrid_text, &m, err, sizeof(err)) == 0, "the hybrid again");
 	mp_sim_model_type(&m, 1, &one);
 	CHECK(one.ncaches == 3 && !strcmp(one.caches[0].name, "EL1D") &&
 	      !strcmp(one.caches[1].name, "EL2") && !strcmp(one.caches[2].name, "L3") &&
