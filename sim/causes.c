@@ -318,10 +318,12 @@ static const char *cause_names[MP_SIM_NCAUSES] = {
 	"cold", "capacity", "conflict", "invalidation", "noise",
 };
 
+/* CPU 0's cache of that name (the one explained). */
 static int find_cache(const struct mp_sim *s, const char *name)
 {
 	for (int i = 0; i < s->model.ncaches; i++)
-		if (!strcmp(s->model.caches[i].name, name))
+		if (!strcmp(s->model.caches[i].name, name) &&
+		    mp_sim_type_has(&s->model, s->cpu[0].type, s->model.caches[i].cpu))
 			return i;
 	return -1;
 }
