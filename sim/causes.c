@@ -13,7 +13,9 @@
  *   capacity      it was replaced and that shadow cache lost it too.
  *
  * As in MemSpy the cause is the first event that forced the line out.  Misses
- * are counted per probe and per reference string (the run's region).  A
+ * are counted per probe and per reference string (the run's region).  On a
+ * multi-core model the instances CPU 0 uses are followed, and the accesses
+ * and misses CPU 0 makes counted: the other CPUs' are not explained.  A
  * shadow is a hash map from line to a node of a doubly linked LRU list.
  */
 #include <stdlib.h>
@@ -36,11 +38,11 @@ struct bin {
 	char probe[MP_NAME_LEN];
 	char region[MP_NAME_LEN];
 	uint64_t refs;
-	uint64_t miss[MP_MAX_CACHES][MP_SIM_NCAUSES];
+	uint64_t miss[MP_SIM_MAX_CACHES][MP_SIM_NCAUSES];
 };
 
 struct sim_causes {
-	struct shadow shadow[MP_MAX_CACHES];
+	struct shadow shadow[MP_SIM_MAX_CACHES];
 	struct bin *bins;
 	int nbins, cap;
 	struct bin *cur;
@@ -151,8 +153,8 @@ struct sim_causes *sim_causes_new(struct mp_sim *s)
 
 	if (!k)
 		return NULL;
-	for (int i = 0; i < s->ncaches; i++) {
-		if (shadow_init(&k->shadow[i], s->cache[i].a.nsets * s->cache[i].a.ways) < 0) {
+	for (int i = 0; i < s->model.ncaches; i++) {
+		if (shadow_init(&k->shadow[i], s->model.caches[i].size / s->model.caches[i].line) < 0) {
 			sim_causes_free(k);
 			return NULL;
 		}
@@ -166,7 +168,7 @@ void sim_causes_free(struct sim_causes *k)
 {
 	if (!k)
 		return;
-	for (int i = 0; i < MP_MAX_CACHES; i++)
+	for (int i = 0; i < MP_SIM_MAX_CACHES; i++)
 		shadow_free(&k->shadow[i]);
 	free(k->bins);
 	free(k);
@@ -234,9 +236,15 @@ static uint8_t *left_of(struct mp_sim *s, const struct sim_cache *c, uint64_t va
 	return &r->left[c->idx][(va - r->va) >> shift];
 }
 
+/* Accesses and misses count when CPU 0 makes them (the other CPUs' are not explained). */
+static bool counted(const struct mp_sim *s)
+{
+	return s->cur == s->cpu;
+}
+
 void sim_causes_access(struct mp_sim *s)
 {
-	struct bin *b = current(s->causes);
+	struct bin *b = counted(s) ? current(s->causes) : NULL;
 
 	if (b)
 		b->refs++;
@@ -244,19 +252,24 @@ void sim_causes_access(struct mp_sim *s)
 
 void sim_causes_hit(struct mp_sim *s, struct sim_cache *c, uint64_t key)
 {
-	shadow_use(&s->causes->shadow[c->idx], key, false);
+	if (c->explained)
+		shadow_use(&s->causes->shadow[c->idx], key, false);
 }
 
 void sim_causes_fill(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t key)
 {
 	(void)va;
-	shadow_use(&s->causes->shadow[c->idx], key, true);
+	if (c->explained)
+		shadow_use(&s->causes->shadow[c->idx], key, true);
 }
 
 void sim_causes_left(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t key, int why)
 {
-	uint8_t *state = left_of(s, c, va, true);
+	uint8_t *state;
 
+	if (!c->explained)
+		return;
+	state = left_of(s, c, va, true);
 	if (state)
 		*state = (uint8_t)(why == SIM_LEFT_FLUSHED ? SIM_LEFT_NEVER : why);
 	if (why != SIM_LEFT_REPLACED)
@@ -266,9 +279,11 @@ void sim_causes_left(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_
 void sim_causes_miss(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t key)
 {
 	const uint8_t *state = left_of(s, c, va, false);
-	struct bin *b = current(s->causes);
+	struct bin *b = counted(s) ? current(s->causes) : NULL;
 	enum mp_sim_cause cause;
 
+	if (!c->explained)
+		return;
 	switch (state ? *state : SIM_LEFT_NEVER) {
 	case SIM_LEFT_NEVER:
 		cause = MP_SIM_COLD;
@@ -290,10 +305,10 @@ void sim_causes_miss(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_
 /* After a flush every line counts as never seen. */
 void sim_causes_reset(struct mp_sim *s)
 {
-	for (int i = 0; i < s->ncaches; i++)
+	for (int i = 0; i < s->model.ncaches; i++)
 		shadow_clear(&s->causes->shadow[i]);
 	for (int i = 0; i < s->nregions; i++)
-		for (int c = 0; c < MP_MAX_CACHES; c++) {
+		for (int c = 0; c < MP_SIM_MAX_CACHES; c++) {
 			free(s->region[i].left[c]);
 			s->region[i].left[c] = NULL;
 		}
@@ -303,10 +318,12 @@ static const char *cause_names[MP_SIM_NCAUSES] = {
 	"cold", "capacity", "conflict", "invalidation", "noise",
 };
 
+/* CPU 0's cache of that name (the one explained). */
 static int find_cache(const struct mp_sim *s, const char *name)
 {
-	for (int i = 0; i < s->ncaches; i++)
-		if (!strcmp(s->cache[i].m.name, name))
+	for (int i = 0; i < s->model.ncaches; i++)
+		if (!strcmp(s->model.caches[i].name, name) &&
+		    mp_sim_type_has(&s->model, s->cpu[0].type, s->model.caches[i].cpu))
 			return i;
 	return -1;
 }
@@ -340,14 +357,14 @@ static void print_bin(const struct mp_sim *s, const struct bin *b, FILE *f)
 	for (int j = 0; j < MP_SIM_NCAUSES; j++)
 		fprintf(f, " %12s", cause_names[j]);
 	fputc('\n', f);
-	for (int c = 0; c < s->ncaches; c++) {
+	for (int c = 0; c < s->model.ncaches; c++) {
 		uint64_t total = 0;
 
 		for (int j = 0; j < MP_SIM_NCAUSES; j++)
 			total += b->miss[c][j];
 		if (!total)
 			continue;
-		fprintf(f, "    %-8s %12llu", s->cache[c].m.name, (unsigned long long)total);
+		fprintf(f, "    %-8s %12llu", s->model.caches[c].name, (unsigned long long)total);
 		for (int j = 0; j < MP_SIM_NCAUSES; j++)
 			fprintf(f, " %12llu", (unsigned long long)b->miss[c][j]);
 		fputc('\n', f);

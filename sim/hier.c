@@ -83,23 +83,15 @@ void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64
 		sim_causes_left(s, c, va, key, why);
 }
 
-static bool shares_path(const struct sim_cache *up, const struct sim_cache *c)
-{
-	return c->m.type == MP_KIND_UNIFIED || up->m.type == MP_KIND_UNIFIED ||
-	       up->m.type == c->m.type;
-}
-
-/* Remove the line [pa, pa + c's line) from every level above c. */
+/* Remove the line [pa, pa + c's line) from every level above c, on every core it serves. */
 static void back_invalidate(struct mp_sim *s, const struct sim_cache *c, uint64_t va,
 			    uint64_t pa)
 {
-	for (int i = 0; i < s->ncaches; i++) {
-		struct sim_cache *up = &s->cache[i];
+	for (int i = 0; i < c->nups; i++) {
+		struct sim_cache *up = c->ups[i];
 		uint64_t step = up->m.line;
 		uint64_t first = pa & ~(step - 1);
 
-		if (up->m.level >= c->m.level || !shares_path(up, c))
-			continue;
 		for (uint64_t a = first; a < pa + c->m.line; a += step)
 			sim_cache_remove(s, up, va - (pa - a), a, SIM_LEFT_INVALIDATED);
 	}
@@ -292,17 +284,20 @@ static void evict_random(struct mp_sim *s, struct sim_cache *c)
 	line_left(s, c, key, SIM_LEFT_NOISE, false);
 }
 
-/* Something else ran: time passes and lines and translations in random sets go. */
+/*
+ * Something else ran on the selected CPU: time passes and lines and
+ * translations in random sets of its caches and TLBs go.
+ */
 static void disturb(struct mp_sim *s)
 {
 	const struct mp_sim_model *m = &s->model;
 
 	s->cycles += m->noise.cycles;
-	for (int i = 0; i < s->ncaches; i++)
+	for (int i = 0; i < s->cur->ncaches; i++)
 		for (uint32_t k = 0; k < m->noise.lines; k++)
-			evict_random(s, &s->cache[i]);
-	for (int i = 0; i < s->ntlbs; i++) {
-		struct sim_sets *a = &s->tlb[i].a;
+			evict_random(s, s->cur->cache[i]);
+	for (int i = 0; i < s->cur->ntlbs; i++) {
+		struct sim_sets *a = &s->cur->tlb[i]->a;
 
 		for (uint32_t k = 0; k < m->noise.tlb_entries; k++)
 			sim_sets_drop(a, sim_sets_entry(a, sim_below(&s->noise_rng, a->nsets),
@@ -313,7 +308,8 @@ static void disturb(struct mp_sim *s)
 
 /*
  * The neighbour's turn: while it runs (the first `on` cycles of every
- * `on + off`) it touches its pages, one entry each in every TLB, under
+ * `on + off`) it touches its pages, one entry each in every TLB of the
+ * selected CPU, under
  * the TLB's own replacement, as a thread sharing the core would.
  */
 static void neighbour_turn(struct mp_sim *s)
@@ -322,8 +318,8 @@ static void neighbour_turn(struct mp_sim *s)
 
 	if (s->cycles % period >= on)
 		return;
-	for (int i = 0; i < s->ntlbs; i++) {
-		struct sim_sets *a = &s->tlb[i].a;
+	for (int i = 0; i < s->cur->ntlbs; i++) {
+		struct sim_sets *a = &s->cur->tlb[i]->a;
 
 		for (uint64_t k = 0; k < s->model.neighbour.entries; k++) {
 			uint64_t vpn = (NEIGHBOUR_VA >> a->shift) + k, set = sim_sets_index(a, vpn);

@@ -6,6 +6,8 @@
  *   cache NAME size= line= ways= latency= [level= type= replacement= write=
  *              inclusion= index= slices= hash= seed=]
  *   tlb NAME entries= ways= page= latency= [level= type= replacement= seed=]
+ *   (cache and tlb lines also take [cpu= shared=])
+ *   cpu [cores= threads= name=]
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
@@ -82,7 +84,8 @@ static const struct word frames_words[] = { { "contiguous", MP_SIM_FRAMES_CONTIG
 					    { NULL, 0 } };
 static const struct word refuse_words[] = { { "granted", 0 }, { "refused", 1 }, { NULL, 0 } };
 
-enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL, F_HASH };
+enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL, F_HASH,
+	     F_NAME, F_COUNT, F_SHARED };
 
 struct field {
 	const char *key;
@@ -174,6 +177,20 @@ static bool store(const struct field *f, void *target, const char *v)
 		return true;
 	case F_HASH:
 		return mp_sim_hash_parse(target, v);
+	case F_NAME:
+		if (n >= MP_CPU_TYPE_LEN)
+			return false;
+		memcpy(p, v, n + 1);
+		return true;
+	case F_SHARED:
+		if (!strcmp(v, "all"))
+			return (*(uint32_t *)p = MP_SIM_SHARED_ALL, true);
+		__attribute__((fallthrough)); /* else a count */
+	case F_COUNT:
+		if (!mp_parse_u64(v, n, &u) || u < 1 || u > MP_SIM_MAX_CPUS)
+			return false;
+		*(uint32_t *)p = (uint32_t)u;
+		return true;
 	}
 	return false;
 }
@@ -186,6 +203,9 @@ static void expected(const struct field *f, char *buf, size_t len)
 		[F_LEVEL] = "a level from 1 to 8", [F_RATE] = "a fraction from 0 to 1",
 		[F_HZ] = "a frequency such as 2400M or 3.2G",
 		[F_HASH] = "xor:MASK,MASK,... (hex, one per slice bit) or random",
+		[F_NAME] = "a name of up to 23 characters",
+		[F_COUNT] = "a number from 1 to 1024",
+		[F_SHARED] = "a number from 1 to 1024 or all",
 	};
 	size_t at = 0;
 
@@ -256,6 +276,8 @@ static const struct field cache_fields[] = {
 	CF("slices", F_U32, slices, false, NULL),
 	CF("hash", F_HASH, hash, false, NULL),
 	CF("seed", F_U64, seed, false, NULL),
+	CF("cpu", F_NAME, cpu, false, NULL),
+	CF("shared", F_SHARED, shared, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 
@@ -269,6 +291,8 @@ static const struct field tlb_fields[] = {
 	TF("type", F_ENUM, type, false, kind_words),
 	TF("replacement", F_ENUM, replacement, false, repl_words),
 	TF("seed", F_U64, seed, false, NULL),
+	TF("cpu", F_NAME, cpu, false, NULL),
+	TF("shared", F_SHARED, shared, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 
@@ -306,6 +330,14 @@ static const struct field frames_fields[] = {
 	MF("mode", F_ENUM, frames.mode, true, frames_words),
 	MF("seed", F_U64, frames.seed, false, NULL),
 	MF("contiguous", F_BOOL, frames.refuse_contiguous, false, refuse_words),
+	{ NULL, 0, 0, false, NULL },
+};
+
+#define PF(k, t, f, r, w) { k, t, offsetof(struct mp_sim_cpu_model, f), r, w }
+static const struct field cpu_fields[] = {
+	PF("cores", F_COUNT, cores, false, NULL),
+	PF("threads", F_COUNT, threads, false, NULL),
+	PF("name", F_NAME, name, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 
@@ -402,8 +434,8 @@ static int st_cache(struct ctx *x, char **tok, int n)
 
 	if (n < 2)
 		return fail(x, "cache needs a name and key=value pairs");
-	if (m->ncaches == MP_MAX_CACHES)
-		return fail(x, "more than %d caches", MP_MAX_CACHES);
+	if (m->ncaches == MP_SIM_MAX_CACHES)
+		return fail(x, "more than %d caches", MP_SIM_MAX_CACHES);
 	if (check_name(x, "cache", tok[1]) < 0)
 		return -1;
 	c = &m->caches[m->ncaches];
@@ -414,6 +446,7 @@ static int st_cache(struct ctx *x, char **tok, int n)
 	c->write_allocate = true;
 	c->inclusion = MP_INCL_NONINCLUSIVE;
 	c->seed = (uint64_t)m->ncaches + 1;
+	c->shared = 1;
 	c->line_no = x->line;
 	cache_name_rule(c->name, &c->level, &c->type);
 	snprintf(what, sizeof(what), "cache %s", c->name);
@@ -469,8 +502,8 @@ static int st_tlb(struct ctx *x, char **tok, int n)
 
 	if (n < 2)
 		return fail(x, "tlb needs a name and key=value pairs");
-	if (m->ntlbs == MP_MAX_TLBS)
-		return fail(x, "more than %d TLBs", MP_MAX_TLBS);
+	if (m->ntlbs == MP_SIM_MAX_TLBS)
+		return fail(x, "more than %d TLBs", MP_SIM_MAX_TLBS);
 	if (check_name(x, "tlb", tok[1]) < 0)
 		return -1;
 	t = &m->tlbs[m->ntlbs];
@@ -479,6 +512,7 @@ static int st_tlb(struct ctx *x, char **tok, int n)
 	t->type = MP_KIND_UNKNOWN;
 	t->replacement = MP_REPL_LRU;
 	t->seed = (uint64_t)m->ntlbs + 101;
+	t->shared = 1;
 	t->line_no = x->line;
 	tlb_name_rule(t->name, &t->level, &t->type);
 	snprintf(what, sizeof(what), "tlb %s", t->name);
@@ -555,9 +589,26 @@ static int st_pmu(struct ctx *x, char **tok, int n)
 	return 0;
 }
 
+/* A core type; the checks across lines (names, counts) are sim/model_check.c's. */
+static int st_cpu(struct ctx *x, char **tok, int n)
+{
+	struct mp_sim_model *m = x->m;
+	struct mp_sim_cpu_model *t;
+	uint32_t seen;
+
+	if (m->ntypes == MP_SIM_MAX_TYPES)
+		return fail(x, "more than %d cpu lines", MP_SIM_MAX_TYPES);
+	t = &m->types[m->ntypes];
+	*t = (struct mp_sim_cpu_model){ .cores = 1, .threads = 1, .line_no = x->line };
+	if (parse_fields(x, "cpu", cpu_fields, t, tok + 1, n - 1, &seen) < 0)
+		return -1;
+	m->ntypes++;
+	return 0;
+}
+
 /* The processor's statements (sim/model_ops.c) behind this file's error messages. */
-static int st_cpu(struct ctx *x, char **tok, int n,
-		  int (*parse)(struct mp_sim_model *, char **, int, char *, size_t))
+static int st_proc(struct ctx *x, char **tok, int n,
+		   int (*parse)(struct mp_sim_model *, char **, int, char *, size_t))
 {
 	char why[160];
 
@@ -568,12 +619,12 @@ static int st_cpu(struct ctx *x, char **tok, int n,
 
 static int st_op(struct ctx *x, char **tok, int n)
 {
-	return st_cpu(x, tok, n, mp_sim_model_op);
+	return st_proc(x, tok, n, mp_sim_model_op);
 }
 
 static int st_isa(struct ctx *x, char **tok, int n)
 {
-	return st_cpu(x, tok, n, mp_sim_model_isa);
+	return st_proc(x, tok, n, mp_sim_model_isa);
 }
 
 static const struct {
@@ -583,7 +634,7 @@ static const struct {
 	{ "cache", st_cache }, { "tlb", st_tlb }, { "memory", st_memory },
 	{ "clock", st_clock }, { "prefetch", st_prefetch }, { "noise", st_noise },
 	{ "neighbour", st_neighbour }, { "frames", st_frames }, { "pmu", st_pmu },
-	{ "isa", st_isa }, { "op", st_op },
+	{ "isa", st_isa }, { "op", st_op }, { "cpu", st_cpu },
 };
 
 /* ---- lines ---- */
@@ -634,7 +685,7 @@ static int parse_line(struct ctx *x, char *s)
 		if (!strcmp(tok[0], statements[i].word))
 			return statements[i].parse(x, tok, n);
 	return fail(x, "unknown statement '%s' (cache, tlb, memory, clock, prefetch, noise, "
-		       "neighbour, frames, pmu, isa, op or name)", tok[0]);
+		       "neighbour, frames, pmu, isa, op, cpu or name)", tok[0]);
 }
 
 static void defaults(struct mp_sim_model *m, const char *file)
@@ -682,6 +733,8 @@ int mp_sim_model_parse(struct mp_sim_model *m, const char *file, const char *tex
 	x.line = 0;
 	if (!x.have_memory)
 		return fail(&x, "no 'memory latency=CYCLES' line");
+	if (!m->ntypes)
+		m->types[m->ntypes++] = (struct mp_sim_cpu_model){ .cores = 1, .threads = 1 };
 	return mp_sim_model_check(m, file, err, err_len);
 }
 

@@ -56,13 +56,16 @@ static void document_tlb(const struct mp_sim_tlb_model *t, struct mp_tlb *d)
 
 void mp_sim_model_document(const struct mp_sim_model *m, struct mp_documented *d)
 {
+	static struct mp_sim_model one;
+
 	snprintf(d->source, sizeof(d->source), "model %s", m->name);
 	d->ncaches = 0;
 	d->ntlbs = 0;
-	for (int i = 0; i < m->ncaches && i < MP_MAX_CACHES; i++)
-		document_cache(m, &m->caches[i], &d->caches[d->ncaches++]);
-	for (int i = 0; i < m->ntlbs && i < MP_MAX_TLBS; i++)
-		document_tlb(&m->tlbs[i], &d->tlbs[d->ntlbs++]);
+	mp_sim_model_type(m, 0, &one);
+	for (int i = 0; i < one.ncaches && i < MP_MAX_CACHES; i++)
+		document_cache(&one, &one.caches[i], &d->caches[d->ncaches++]);
+	for (int i = 0; i < one.ntlbs && i < MP_MAX_TLBS; i++)
+		document_tlb(&one.tlbs[i], &d->tlbs[d->ntlbs++]);
 	mp_cpu_doc_init(&d->cpu);
 	d->cpu.base_hz = d->cpu.max_hz = (double)m->clock_hz;
 	d->cpu.vector_bits = (int32_t)m->vector_bits;

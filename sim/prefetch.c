@@ -9,7 +9,7 @@
  *              steps ahead (a step shorter than a line fetches whole lines
  *              in its direction).
  *
- * One stream is tracked (real prefetchers track several, by instruction
+ * One stream is tracked per logical CPU (real prefetchers track several, by instruction
  * address).  Prefetches never cross a page, cost no time, count no events,
  * and fill the watched level and the levels below it as a load would.
  */
@@ -42,7 +42,7 @@ void sim_prefetch_observe(struct mp_sim *s, struct sim_path *p, uint64_t va, uin
 			  bool hit)
 {
 	const struct mp_sim_model *m = &s->model;
-	struct sim_prefetcher *pf = &s->pf;
+	struct sim_prefetcher *pf = &s->cur->pf;
 	uint64_t line = p->c[p->pf]->m.line;
 	int64_t stride;
 

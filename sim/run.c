@@ -68,7 +68,7 @@ bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t cou
 /* Every line of the first fetch-side cache that [va, va + bytes) spans; false if unmapped. */
 static bool fetch_block(struct mp_sim *s, uint64_t va, uint64_t bytes)
 {
-	uint64_t line = s->fetch_line;
+	uint64_t line = s->cur->fetch_line;
 
 	for (uint64_t a = va & ~(line - 1); a < va + bytes; a += line)
 		if (sim_unlikely(sim_access(s, a, MP_SIM_FETCH) < 0))

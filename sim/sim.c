@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Building the simulated machine from a model, and the simulator's public
- * queries.  Each kind of access (data, instruction fetch) gets a path: the
+ * queries.  Every cache and tlb line of the model has instances (one per
+ * group of cores sharing it); every logical CPU a path through the
+ * instances of its core (sim/cpus.c selects one).  Each kind of access (data, instruction fetch) gets a path: the
  * caches that serve it in level order, and for each page size the TLBs that
  * map it in level order.  Counters follow the levels: a miss in a level-1
  * cache is an L1D or L1I miss by the kind of access, a miss in a level-2
@@ -49,14 +51,16 @@ static int8_t tlb_event(int level, int path)
 	return level >= 1 && level <= 2 ? ev[path][level] : -1;
 }
 
-static void build_tlb_paths(struct mp_sim *s, struct sim_path *p, int path)
+static void build_tlb_paths(struct mp_sim *s, struct sim_cpu *cpu, int path)
 {
+	struct sim_path *p = &cpu->path[path];
+
 	for (int pg = 0; pg < s->npages; pg++) {
 		struct sim_tlbpath *tp = &p->tlb[pg];
 
 		for (int lvl = 1; lvl <= MP_SIM_MAX_LEVEL; lvl++)
-			for (int i = 0; i < s->ntlbs; i++) {
-				struct sim_tlb *t = &s->tlb[i];
+			for (int i = 0; i < cpu->ntlbs; i++) {
+				struct sim_tlb *t = cpu->tlb[i];
 
 				if (t->m.level != lvl || !serves(t->m.type, path) ||
 				    t->m.page != s->page_bytes[pg])
@@ -67,14 +71,14 @@ static void build_tlb_paths(struct mp_sim *s, struct sim_path *p, int path)
 	}
 }
 
-static void build_path(struct mp_sim *s, int path)
+static void build_path(struct mp_sim *s, struct sim_cpu *cpu, int path)
 {
-	struct sim_path *p = &s->path[path];
+	struct sim_path *p = &cpu->path[path];
 
 	p->pf = -1;
 	for (int lvl = 1; lvl <= MP_SIM_MAX_LEVEL; lvl++)
-		for (int i = 0; i < s->ncaches; i++) {
-			struct sim_cache *c = &s->cache[i];
+		for (int i = 0; i < cpu->ncaches; i++) {
+			struct sim_cache *c = cpu->cache[i];
 
 			if (c->m.level != lvl || !serves(c->m.type, path))
 				continue;
@@ -86,7 +90,7 @@ static void build_path(struct mp_sim *s, int path)
 			p->ev[p->n] = cache_event(lvl, path);
 			p->c[p->n++] = c;
 		}
-	build_tlb_paths(s, p, path);
+	build_tlb_paths(s, cpu, path);
 	if (p->n) {
 		p->l1_latency = p->c[0]->m.latency;
 		p->l1_level = p->c[0]->m.level;
@@ -116,31 +120,90 @@ static void collect_pages(struct mp_sim *s)
 		s->page_shift[i] = log2_of(s->page_bytes[i]);
 }
 
-static int build_levels(struct mp_sim *s)
+/* Where each cache and tlb line's instances start in mp_sim.cache[] and .tlb[]. */
+struct firsts {
+	uint32_t cache[MP_SIM_MAX_CACHES];
+	uint32_t tlb[MP_SIM_MAX_TLBS];
+};
+
+static int make_instances(struct mp_sim *s, struct firsts *f)
+{
+	const struct mp_sim_model *m = &s->model;
+	uint32_t nc = 0, nt = 0;
+
+	for (int i = 0; i < m->ncaches; i++) {
+		f->cache[i] = nc;
+		nc += mp_sim_instances(m, m->caches[i].cpu, m->caches[i].shared);
+	}
+	for (int i = 0; i < m->ntlbs; i++) {
+		f->tlb[i] = nt;
+		nt += mp_sim_instances(m, m->tlbs[i].cpu, m->tlbs[i].shared);
+	}
+	s->cache = calloc(nc ? nc : 1, sizeof(*s->cache));
+	s->tlb = calloc(nt ? nt : 1, sizeof(*s->tlb));
+	if (!s->cache || !s->tlb)
+		return -1;
+	for (int i = 0; i < m->ncaches; i++)
+		for (uint32_t k = f->cache[i]; k < (i + 1 < m->ncaches ? f->cache[i + 1] : nc); k++)
+			s->cache[k] = (struct sim_cache){ .m = m->caches[i], .idx = i, .lo = UINT32_MAX };
+	for (int i = 0; i < m->ntlbs; i++)
+		for (uint32_t k = f->tlb[i]; k < (i + 1 < m->ntlbs ? f->tlb[i + 1] : nt); k++)
+			s->tlb[k].m = m->tlbs[i];
+	s->ncaches = (int)nc;
+	s->ntlbs = (int)nt;
+	return 0;
+}
+
+/* The instances CPU c uses (in the model's order of lines) and its paths through them. */
+static void attach(struct mp_sim *s, struct sim_cpu *c, const struct firsts *f)
 {
 	const struct mp_sim_model *m = &s->model;
 
 	for (int i = 0; i < m->ncaches; i++) {
-		struct sim_cache *c = &s->cache[i];
+		const struct mp_sim_cache_model *cm = &m->caches[i];
+		struct sim_cache *in;
 
-		c->m = m->caches[i];
-		c->idx = i;
-		if (sim_sets_init(&c->a, c->m.size / c->m.line, c->m.ways, log2_of(c->m.line),
-				  c->m.replacement, c->m.seed, false) < 0)
-			return -1;
-		if (c->m.index == MP_SIM_INDEX_HASH)
-			sim_slice_init(&c->slice, &c->a, &c->m);
-		s->ncaches++;
+		if (!mp_sim_type_has(m, c->type, cm->cpu))
+			continue;
+		in = &s->cache[f->cache[i] + mp_sim_instance(m, cm->cpu, cm->shared, c->type,
+							    c->core_in_type)];
+		in->lo = c->core < in->lo ? c->core : in->lo;
+		in->hi = c->core + 1 > in->hi ? c->core + 1 : in->hi;
+		c->cache[c->ncaches++] = in;
 	}
 	for (int i = 0; i < m->ntlbs; i++) {
-		struct sim_tlb *t = &s->tlb[i];
+		const struct mp_sim_tlb_model *tm = &m->tlbs[i];
 
-		t->m = m->tlbs[i];
-		if (sim_sets_init(&t->a, t->m.entries, t->m.ways, log2_of(t->m.page),
-				  t->m.replacement, t->m.seed, true) < 0)
-			return -1;
-		s->ntlbs++;
+		if (mp_sim_type_has(m, c->type, tm->cpu))
+			c->tlb[c->ntlbs++] = &s->tlb[f->tlb[i] + mp_sim_instance(
+				m, tm->cpu, tm->shared, c->type, c->core_in_type)];
 	}
+	build_path(s, c, 0);
+	build_path(s, c, 1);
+	c->fetch_line = c->path[1].n ? c->path[1].c[0]->m.line : FETCH_LINE_DEFAULT;
+}
+
+/* Logical CPUs in the order of cpu lines, cores, threads. */
+static int make_cpus(struct mp_sim *s, const struct firsts *f)
+{
+	const struct mp_sim_model *m = &s->model;
+	uint32_t n = 0, core = 0;
+
+	s->ncpus = mp_sim_model_cpus(m);
+	s->cpu = calloc(s->ncpus, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -1;
+	for (int t = 0; t < m->ntypes; t++)
+		for (uint32_t k = 0; k < m->types[t].cores; k++, core++)
+			for (uint32_t h = 0; h < m->types[t].threads; h++) {
+				struct sim_cpu *c = &s->cpu[n++];
+
+				c->type = t;
+				c->core = core;
+				c->core_in_type = k;
+				c->thread = h;
+				attach(s, c, f);
+			}
 	return 0;
 }
 
@@ -150,39 +213,48 @@ static int build_levels(struct mp_sim *s)
  */
 static void set_slow(struct mp_sim *s)
 {
-	s->path[0].slow = s->causes != NULL ||
-			  (s->model.prefetch.kind == MP_SIM_PF_STRIDE && s->path[0].pf == 0);
-	s->path[1].slow = s->causes != NULL;
-	for (int i = 0; i < 2; i++) {
-		struct sim_path *p = &s->path[i];
+	for (uint32_t k = 0; k < s->ncpus; k++) {
+		struct sim_path *path = s->cpu[k].path;
 
-		p->l1 = p->n && !p->slow ? &p->c[0]->a : NULL;
+		path[0].slow = s->causes != NULL ||
+			       (s->model.prefetch.kind == MP_SIM_PF_STRIDE && path[0].pf == 0);
+		path[1].slow = s->causes != NULL;
+		for (int i = 0; i < 2; i++) {
+			struct sim_path *p = &path[i];
+
+			p->l1 = p->n && !p->slow ? &p->c[0]->a : NULL;
+		}
 	}
 }
 
 struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 {
 	struct mp_sim *s = calloc(1, sizeof(*s));
+	struct firsts f;
 
 	if (!s)
 		return NULL;
 	s->model = *m;
 	s->memory_latency = m->memory_latency;
 	collect_pages(s);
-	if (sim_map_init(&s->frame_owner, 1024) < 0 || build_levels(s) < 0) {
+	if (sim_map_init(&s->frame_owner, 1024) < 0 || make_instances(s, &f) < 0 ||
+	    make_cpus(s, &f) < 0) {
 		mp_sim_free(s);
 		return NULL;
 	}
-	build_path(s, 0);
-	build_path(s, 1);
-	s->fetch_line = s->path[1].n ? s->path[1].c[0]->m.line : FETCH_LINE_DEFAULT;
 	for (int i = 0; i < s->ncaches; i++) {
 		struct sim_cache *c = &s->cache[i];
 
 		c->victims_matter = c->m.inclusion == MP_INCL_INCLUSIVE ||
 				    (c->below && c->below->m.inclusion == MP_INCL_EXCLUSIVE);
 	}
+	for (int i = 0; i < s->cpu[0].ncaches; i++)
+		s->cpu[0].cache[i]->explained = true;
 	set_slow(s);
+	if (!mp_sim_select(s, 0)) {
+		mp_sim_free(s);
+		return NULL;
+	}
 	s->noise_rng = sim_seed(m->noise.seed);
 	sim_events_start(s);
 	return s;
@@ -208,12 +280,17 @@ void mp_sim_free(struct mp_sim *s)
 	for (int i = 0; i < s->nregions; i++)
 		if (s->region[i].bytes)
 			mp_sim_unmap(s, s->region[i].va);
-	for (int i = 0; i < s->ncaches; i++)
+	for (int i = 0; i < s->ncaches; i++) {
 		sim_sets_free(&s->cache[i].a);
+		free(s->cache[i].ups);
+	}
 	for (int i = 0; i < s->ntlbs; i++)
 		sim_sets_free(&s->tlb[i].a);
 	sim_causes_free(s->causes);
 	sim_map_free(&s->frame_owner);
+	free(s->cache);
+	free(s->tlb);
+	free(s->cpu);
 	free(s);
 }
 
@@ -246,11 +323,12 @@ int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 	return level;
 }
 
+/* The selected CPU's instance of the named cache, or NULL. */
 static struct sim_cache *cache_named(struct mp_sim *s, const char *name)
 {
-	for (int i = 0; i < s->ncaches; i++)
-		if (!strcmp(s->cache[i].m.name, name))
-			return &s->cache[i];
+	for (int i = 0; i < s->cur->ncaches; i++)
+		if (!strcmp(s->cur->cache[i]->m.name, name))
+			return s->cur->cache[i];
 	return NULL;
 }
 
@@ -268,8 +346,8 @@ bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va)
 		return sim_sets_find(&c->a, sim_sets_index(&c->a, ikey) * c->a.stride, key,
 				     ikey) >= 0;
 	}
-	for (int i = 0; i < s->ntlbs; i++) {
-		struct sim_tlb *t = &s->tlb[i];
+	for (int i = 0; i < s->cur->ntlbs; i++) {
+		struct sim_tlb *t = s->cur->tlb[i];
 		uint64_t vpn = va >> t->a.shift;
 
 		if (!strcmp(t->m.name, name))
@@ -341,17 +419,21 @@ void mp_sim_flush_line(struct mp_sim *s, uint64_t va)
 		struct sim_cache *c = &s->cache[i];
 		uint64_t mask = c->m.line - 1;
 
-		sim_cache_remove(s, c, va & ~mask, pa & ~mask, SIM_LEFT_FLUSHED);
+		if (c->a.key)
+			sim_cache_remove(s, c, va & ~mask, pa & ~mask, SIM_LEFT_FLUSHED);
 	}
 }
 
 void mp_sim_flush_all(struct mp_sim *s)
 {
 	for (int i = 0; i < s->ncaches; i++)
-		sim_sets_clear(&s->cache[i].a);
+		if (s->cache[i].a.key)
+			sim_sets_clear(&s->cache[i].a);
 	for (int i = 0; i < s->ntlbs; i++)
-		sim_sets_clear(&s->tlb[i].a);
-	memset(&s->pf, 0, sizeof(s->pf));
+		if (s->tlb[i].a.key)
+			sim_sets_clear(&s->tlb[i].a);
+	for (uint32_t k = 0; k < s->ncpus; k++)
+		memset(&s->cpu[k].pf, 0, sizeof(s->cpu[k].pf));
 	if (s->causes)
 		sim_causes_reset(s);
 }

@@ -21,6 +21,11 @@
 #define MP_SIM_MAX_LEVEL 8                /* deepest cache or TLB level */
 #define MP_SIM_MAX_PAGE_SIZES 4           /* distinct TLB page sizes in one model */
 #define MP_SIM_MAX_LINES (1ull << 24)     /* lines (entries) of one cache (TLB) */
+#define MP_SIM_MAX_CACHES 16              /* cache lines of a model (every core type's) */
+#define MP_SIM_MAX_TLBS 16                /* tlb lines of a model */
+#define MP_SIM_MAX_TYPES 8                /* cpu lines of a model */
+#define MP_SIM_MAX_CPUS 1024              /* logical CPUs of a model */
+#define MP_SIM_SHARED_ALL 0u              /* shared=all: every core that has the structure */
 
 /*
  * How a cache level picks the set of a line (`index=`): from the virtual or
@@ -60,6 +65,8 @@ struct mp_sim_cache_model {
 	uint32_t nmasks;             /* xor: slices = 2^nmasks */
 	uint64_t masks[MP_SIM_MAX_MASKS]; /* xor: address masks, slice bit 0 first */
 	uint64_t seed;               /* random replacement and the random hash */
+	char cpu[MP_CPU_TYPE_LEN];   /* the core type that has it; "": every type */
+	uint32_t shared;             /* cores sharing one instance; MP_SIM_SHARED_ALL */
 	uint32_t line_no;            /* where the model defines it */
 };
 
@@ -74,6 +81,19 @@ struct mp_sim_tlb_model {
 	uint32_t latency;            /* cycles a miss here adds */
 	enum mp_replacement replacement;
 	uint64_t seed;
+	char cpu[MP_CPU_TYPE_LEN];
+	uint32_t shared;
+	uint32_t line_no;
+};
+
+/*
+ * A core type (`cpu` line): `cores` cores of `threads` threads each.  A
+ * model without cpu lines has one type of one core of one thread, named "".
+ */
+struct mp_sim_cpu_model {
+	char name[MP_CPU_TYPE_LEN];
+	uint32_t cores;
+	uint32_t threads;
 	uint32_t line_no;
 };
 
@@ -100,10 +120,12 @@ struct mp_sim_model {
 	char name[MP_NAME_LEN];
 	uint64_t clock_hz;
 	uint32_t memory_latency;     /* cycles of a load that misses every level */
+	int32_t ntypes;
+	struct mp_sim_cpu_model types[MP_SIM_MAX_TYPES];
 	int32_t ncaches;
-	struct mp_sim_cache_model caches[MP_MAX_CACHES];
+	struct mp_sim_cache_model caches[MP_SIM_MAX_CACHES];
 	int32_t ntlbs;
-	struct mp_sim_tlb_model tlbs[MP_MAX_TLBS];
+	struct mp_sim_tlb_model tlbs[MP_SIM_MAX_TLBS];
 	struct {
 		enum mp_sim_prefetch kind;
 		int32_t level;       /* trains on, and fills, this cache level */
@@ -158,8 +180,37 @@ int mp_sim_model_load(struct mp_sim_model *m, const char *path, char *err, size_
 int mp_sim_model_check(const struct mp_sim_model *m, const char *file, char *err,
 		       size_t err_len);
 
-/* Describe the model as documented parameters (source "model <name>"). */
+/*
+ * Describe the model as documented parameters (source "model <name>"): the
+ * caches and TLBs of the first core type, where logical CPU 0 is.
+ */
 void mp_sim_model_document(const struct mp_sim_model *m, struct mp_documented *d);
+
+/* ---- Core types (docs/simulator.md, "Multi-core models") ---- */
+
+/* Index of the type named `name` ("" : the first type when it has no name), or -1. */
+int mp_sim_type_index(const struct mp_sim_model *m, const char *name);
+/* Does core type t have the structure given to `cpu` ("" : every type)? */
+bool mp_sim_type_has(const struct mp_sim_model *m, int t, const char *cpu);
+/* Logical CPUs of the model: every type's cores times its threads. */
+uint32_t mp_sim_model_cpus(const struct mp_sim_model *m);
+/* Logical CPUs sharing one instance of a structure given to `cpu` on core type t. */
+uint32_t mp_sim_shared_by(const struct mp_sim_model *m, int t, const char *cpu, uint32_t shared);
+/*
+ * Instances of a structure given to `cpu` with shared=`shared`, numbered
+ * type after type, group after group: how many, and which one core `core`
+ * (within its type t) uses.
+ */
+uint32_t mp_sim_instances(const struct mp_sim_model *m, const char *cpu, uint32_t shared);
+uint32_t mp_sim_instance(const struct mp_sim_model *m, const char *cpu, uint32_t shared, int t,
+			 uint32_t core);
+/*
+ * The model as one core of type t sees it: only the caches and TLBs that
+ * type has, and t as the only cpu line (its cores and threads kept): the
+ * parameters a probe run on that type measures (what is shared with other
+ * types is not: shared=all then spans t's cores only).
+ */
+void mp_sim_model_type(const struct mp_sim_model *m, int t, struct mp_sim_model *out);
 
 /* ---- The simulator, access by access ---- */
 
@@ -201,10 +252,10 @@ uint64_t mp_sim_base_page(const struct mp_sim *s);
 /* The page size a mapping asking for `want` bytes per page gets. */
 uint64_t mp_sim_page_size(const struct mp_sim *s, uint64_t want);
 
-/* One access: the level that hit (1, 2, ...), 0 for memory, -1 unmapped. */
+/* One access by the selected CPU: the level that hit (1, 2, ...), 0 for memory, -1 unmapped. */
 int mp_sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
 
-/* Is the line of va held by the named cache or TLB? */
+/* Is the line of va held by the named cache or TLB (the selected CPU's instance)? */
 bool mp_sim_holds(struct mp_sim *s, const char *name, uint64_t va);
 /*
  * Where the line of va goes in the named cache: its slice (0 for a plain
@@ -222,7 +273,10 @@ uint64_t mp_sim_cycles(const struct mp_sim *s);
  * no time passes, when the model has none.
  */
 bool mp_sim_rest(struct mp_sim *s, uint64_t us);
+/* The selected CPU's count of e (cycles: the machine's clock). */
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e);
+/* Every CPU's counts of e added up. */
+uint64_t mp_sim_count_all(const struct mp_sim *s, enum mp_event e);
 uint32_t mp_sim_events(const struct mp_sim *s);   /* MP_EV_BIT mask the model counts */
 
 void mp_sim_flush_line(struct mp_sim *s, uint64_t va);
@@ -247,6 +301,40 @@ struct mp_sim_block {
 bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **end);
 /* An arithmetic kernel for `steps` iterations: its time by the model's `op` lines; false if none. */
 bool mp_sim_kernel(struct mp_sim *s, const struct mp_kernel *k, uint64_t steps);
+
+/* ---- Logical CPUs (sim/cpus.c) ---- */
+
+/*
+ * CPUs are numbered in the order of cpu lines, cores, threads; CPU 0 is
+ * selected when the simulator is made.  Selecting one sends later accesses
+ * down its paths (and counts them in its counters); the clock runs on.
+ * False for a CPU the model has not (or no memory for its caches).
+ */
+uint32_t mp_sim_cpus(const struct mp_sim *s);
+uint32_t mp_sim_selected(const struct mp_sim *s);
+bool mp_sim_select(struct mp_sim *s, uint32_t cpu);
+/* apic_id = cpu, package 0, cluster = the instance of its last cache level. */
+bool mp_sim_cpu_info(const struct mp_sim *s, uint32_t cpu, struct mp_cpu_info *out);
+
+/* A run performed a few steps at a time: step(ctx, n) does n more; false on a fault. */
+struct mp_sim_stepper {
+	bool (*step)(void *ctx, uint64_t n);
+	void *ctx;
+};
+/*
+ * `steps` steps of `run` on the selected CPU while CPU `other` performs
+ * `load` over and over, interleaved in simulated time; the clock ends
+ * where the run's own time ends.  False when other is the selected CPU or
+ * not there, or a step failed.
+ */
+bool mp_sim_beside(struct mp_sim *s, uint64_t steps, const struct mp_sim_stepper *run,
+		   uint32_t other, const struct mp_sim_stepper *load);
+/*
+ * CPUs a and b take turns writing the line of va, `rounds` times: *cycles
+ * (also added to the clock) is 2 * rounds transfers (docs/simulator.md).
+ */
+bool mp_sim_pingpong(struct mp_sim *s, uint32_t a, uint32_t b, uint64_t va, uint64_t rounds,
+		     uint64_t *cycles);
 
 /*
  * Causes of misses.  Off by default (it costs the fast path); when on,

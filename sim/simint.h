@@ -10,6 +10,8 @@
  *   prefetch.c the hardware prefetcher
  *   causes.c   MemSpy's causes of misses
  *   sim.c      building the simulator from a model; queries and flushes
+ *   cpus.c     the logical CPUs: their paths through the instances, select,
+ *              a run beside another CPU's, ping-pong
  *   run.c      the seam's operations as loops over sim_access()
  * and, on sim.h alone, model*.c (the model files), platform.c (the seam) and
  * main.c (memprobe-sim).
@@ -205,13 +207,22 @@ void sim_slice_init(struct sim_slice *h, struct sim_sets *a, const struct mp_sim
 
 /* ---- the hierarchy ---- */
 
+/*
+ * One instance of a cache line of the model: a core's own, or one shared
+ * by the cores lo .. hi-1 (global core numbers).  Its sets are made when a
+ * CPU using it is first selected (a.key NULL until then).
+ */
 struct sim_cache {
 	struct sim_sets a;
 	struct mp_sim_cache_model m;
 	struct sim_slice slice;    /* index=hash: a.slice points here */
 	struct sim_cache *below;   /* next level down on this cache's path */
-	int idx;                   /* in mp_sim.cache[] */
+	int idx;                   /* the model's cache line: mp_sim.model.caches[idx] */
+	uint32_t lo, hi;           /* the cores that use it */
+	struct sim_cache **ups;    /* made instances above it on its cores' paths (inclusion) */
+	int nups, cap_ups;
 	bool victims_matter;       /* inclusive, or an exclusive level below takes them */
+	bool explained;            /* on CPU 0's paths: the causes of misses follow it */
 };
 
 struct sim_tlb {
@@ -247,7 +258,7 @@ struct sim_region {
 	uint64_t bytes;
 	uint64_t pa;               /* contiguous: physical address of va */
 	uint64_t *frame;           /* scattered: physical base of each page */
-	uint8_t *left[MP_MAX_CACHES]; /* causes: why each line last left each cache */
+	uint8_t *left[MP_SIM_MAX_CACHES]; /* causes: why each line last left each cache line */
 	uint32_t page;             /* index into mp_sim.page_bytes */
 	unsigned shift;
 };
@@ -260,19 +271,39 @@ struct sim_prefetcher {
 
 struct sim_causes;
 
+/* A logical CPU: its paths through the instances, its counters, its prefetcher. */
+struct sim_cpu {
+	struct sim_path path[2];
+	uint64_t count[MP_EV_COUNT];
+	struct sim_prefetcher pf;
+	uint64_t fetch_line;       /* line of the first fetch-side cache: a fetch's unit */
+	int ncaches;               /* the instances it uses */
+	struct sim_cache *cache[MP_MAX_CACHES];
+	int ntlbs;
+	struct sim_tlb *tlb[MP_MAX_TLBS];
+	int type;                  /* in mp_sim.model.types[] */
+	uint32_t core;             /* global core number (types in order) */
+	uint32_t core_in_type;
+	uint32_t thread;
+	bool built;                /* its instances' sets are made */
+};
+
 struct mp_sim {
-	uint64_t cycles;
+	uint64_t cycles;           /* the machine's clock */
 	uint64_t event_left;       /* accesses until the next disturbance or neighbour's turn */
 	uint64_t event_span;       /* what event_left was armed with */
 	uint64_t noise_due;        /* accesses from the last event to the next disturbance */
 	uint64_t neighbour_due;    /* ... to the neighbour's next turn */
-	struct sim_path path[2];
-	uint64_t count[MP_EV_COUNT];
+	struct sim_path *path;     /* the selected CPU's (cur->path) */
+	uint64_t *count;           /* the selected CPU's (cur->count) */
+	struct sim_cpu *cur;
 	uint32_t memory_latency;
-	int ncaches;
-	struct sim_cache cache[MP_MAX_CACHES];
+	int ncaches;               /* instances of every cache line */
+	struct sim_cache *cache;
 	int ntlbs;
-	struct sim_tlb tlb[MP_MAX_TLBS];
+	struct sim_tlb *tlb;
+	uint32_t ncpus;
+	struct sim_cpu *cpu;
 	int npages;
 	uint64_t page_bytes[SIM_MAX_PAGES];
 	unsigned page_shift[SIM_MAX_PAGES];
@@ -282,11 +313,19 @@ struct mp_sim {
 	uint64_t frames_next[SIM_MAX_PAGES];
 	struct sim_map frame_owner; /* scattered: frame -> virtual page */
 	uint64_t noise_rng;
-	struct sim_prefetcher pf;
-	uint64_t fetch_line;       /* line of the first fetch-side cache: a fetch's unit */
 	struct sim_causes *causes; /* NULL unless explaining */
 	struct mp_sim_model model;
 };
+
+/* cpus.c: make the sets of the instances CPU c uses; -1 out of memory */
+int sim_cpu_build(struct sim_cpu *c);
+
+/* Do a level holding `a` and one holding `b` meet on some kind of access? */
+static inline bool sim_shares_path(const struct sim_cache *a, const struct sim_cache *b)
+{
+	return a->m.type == MP_KIND_UNIFIED || b->m.type == MP_KIND_UNIFIED ||
+	       a->m.type == b->m.type;
+}
 
 /* vm.c */
 struct sim_region *sim_vm_find(struct mp_sim *s, uint64_t va);

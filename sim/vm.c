@@ -190,7 +190,7 @@ void mp_sim_unmap(struct mp_sim *s, uint64_t va)
 		for (uint64_t p = 0; r->frame && p < r->bytes >> r->shift; p++)
 			sim_map_del(&s->frame_owner, r->frame[p]);
 		free(r->frame);
-		for (int c = 0; c < MP_MAX_CACHES; c++)
+		for (int c = 0; c < MP_SIM_MAX_CACHES; c++)
 			free(r->left[c]);
 		memset(r, 0, sizeof(*r));
 		s->last_region = NULL;

@@ -44,10 +44,11 @@ static double seconds(void)
 static void say_speed(struct mp_sim *s, double t0)
 {
 	double t = seconds() - t0;
-	double n = (double)mp_sim_count(s, MP_EV_INSTRUCTIONS);
+	double n = (double)mp_sim_count_all(s, MP_EV_INSTRUCTIONS);
+	double simulated = (double)mp_sim_cycles(s) / (double)mp_sim_model(s)->clock_hz;
 
-	fprintf(stderr, "memprobe-sim: %.0f simulated accesses in %.1f s (%.1f million/s)\n", n, t,
-		t > 0 ? n / t / 1e6 : 0.0);
+	fprintf(stderr, "memprobe-sim: %.0f simulated accesses in %.1f s (%.1f million/s), "
+		"%.2f s of simulated time\n", n, t, t > 0 ? n / t / 1e6 : 0.0, simulated);
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,12 @@
  *   kernel_build() writes the kernel's description at the entry; MP_OP_KERNEL
  *                takes the time the model's `op` lines give it.
  *   probe_*()    misses are counted under the probe that runs (--explain).
+ *   cpu_*()      the model's logical CPUs (cpu lines, cores, threads in
+ *                order); a selected CPU's runs take its path through the
+ *                caches and TLBs, on the machine's one clock.
+ *   run_beside() the run and the other CPU's load interleaved in simulated
+ *                time (sim/cpus.c); the sample is the run's alone.
+ *   pingpong()   ticks from the model's cost of a transfer; no counts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,29 +97,59 @@ static void sp_mem_free(struct mp_platform *p, struct mp_mem *m)
 	m->base = NULL;
 }
 
-static bool run_kernel(struct simp *sp, const struct mp_run *r)
+static bool run_kernel(struct simp *sp, const struct mp_run *r, uint64_t n)
 {
 	const struct kernel_rec *k = r->start;
 	uint64_t pa;
 
 	return mp_sim_translate(sp->sim, (uint64_t)(uintptr_t)r->start, &pa) &&
-	       k->tag == KERNEL_TAG && mp_sim_kernel(sp->sim, &k->k, r->steps);
+	       k->tag == KERNEL_TAG && mp_sim_kernel(sp->sim, &k->k, n);
 }
 
-static bool do_run(struct simp *sp, const struct mp_run *r, struct mp_sample *out)
+/*
+ * A run in progress: where it stands, so that it can go on a few steps at a
+ * time (a run beside another CPU's) as well as all at once.
+ */
+struct cursor {
+	struct simp *sp;
+	const struct mp_run *r;
+	void *at;              /* CHASE, CODE: the next element or block */
+	uint64_t k;            /* SWEEP: the next element's index */
+};
+
+static bool sweep_steps(struct cursor *c, uint64_t n)
 {
-	switch (r->op) {
+	const struct mp_run *r = c->r;
+	uint64_t base = (uint64_t)(uintptr_t)r->start, first, rest;
+	enum mp_sim_kind kind = r->op == MP_OP_STORE_SWEEP ? MP_SIM_STORE : MP_SIM_LOAD;
+
+	if (!r->count)
+		return n == 0;
+	first = n < r->count - c->k ? n : r->count - c->k;
+	rest = n - first;
+	if (!mp_sim_sweep(c->sp->sim, base + c->k * r->stride, r->stride, r->count - c->k, first,
+			  kind) ||
+	    (rest && !mp_sim_sweep(c->sp->sim, base, r->stride, r->count, rest, kind)))
+		return false;
+	c->k = (c->k + n) % r->count;
+	return true;
+}
+
+/* `n` more steps of the cursor's run on the selected CPU; false on a fault. */
+static bool steps(void *ctx, uint64_t n)
+{
+	struct cursor *c = ctx;
+
+	switch (c->r->op) {
 	case MP_OP_CHASE:
-		return mp_sim_chase(sp->sim, r->start, r->steps, &out->end);
+		return mp_sim_chase(c->sp->sim, c->at, n, &c->at);
 	case MP_OP_LOAD_SWEEP:
 	case MP_OP_STORE_SWEEP:
-		return mp_sim_sweep(sp->sim, (uint64_t)(uintptr_t)r->start, r->stride, r->count,
-				    r->steps,
-				    r->op == MP_OP_STORE_SWEEP ? MP_SIM_STORE : MP_SIM_LOAD);
+		return sweep_steps(c, n);
 	case MP_OP_CODE:
-		return mp_sim_fetch_chain(sp->sim, r->start, r->steps, &out->end);
+		return mp_sim_fetch_chain(c->sp->sim, c->at, n, &c->at);
 	case MP_OP_KERNEL:
-		return run_kernel(sp, r);
+		return run_kernel(c->sp, c->r, n);
 	default:
 		return false;
 	}
@@ -133,9 +169,17 @@ static uint32_t counted(const struct mp_sim *s, uint32_t asked)
 	return armed;
 }
 
-static enum mp_status sp_run(struct mp_platform *p, const struct mp_run *r, struct mp_sample *out)
+/*
+ * Perform r on the selected CPU by `go` (alone, or beside another CPU's
+ * load): its sample from the CPU's own counters, which the other CPU's
+ * accesses do not touch.
+ */
+static enum mp_status measured(struct mp_platform *p, const struct mp_run *r,
+			       struct mp_sample *out, bool (*go)(struct cursor *c, void *arg),
+			       void *arg)
 {
 	struct simp *sp = me(p);
+	struct cursor c = { .sp = sp, .r = r, .at = r->start };
 	uint64_t before[MP_EV_COUNT];
 
 	memset(out, 0, sizeof(*out));
@@ -144,16 +188,87 @@ static enum mp_status sp_run(struct mp_platform *p, const struct mp_run *r, stru
 	for (int e = 0; e < MP_EV_COUNT; e++)
 		before[e] = mp_sim_count(sp->sim, (enum mp_event)e);
 	mp_sim_set_region(sp->sim, r->region);
-	if (!do_run(sp, r, out)) {
+	if (!go(&c, arg)) {
 		mp_log(p, MP_LOG_ERROR, "sim: a run touched memory the platform did not map");
 		return MP_EIO;
 	}
+	if (r->op == MP_OP_CHASE || r->op == MP_OP_CODE)
+		out->end = c.at;
 	out->valid = counted(sp->sim, r->events);
 	out->ticks = mp_sim_count(sp->sim, MP_EV_CYCLES) - before[MP_EV_CYCLES];
 	for (int e = 0; e < MP_EV_COUNT; e++)
 		if (out->valid & MP_EV_BIT(e))
 			out->count[e] = mp_sim_count(sp->sim, (enum mp_event)e) - before[e];
 	return MP_OK;
+}
+
+static bool alone(struct cursor *c, void *arg)
+{
+	(void)arg;
+	return steps(c, c->r->steps);
+}
+
+static enum mp_status sp_run(struct mp_platform *p, const struct mp_run *r, struct mp_sample *out)
+{
+	return measured(p, r, out, alone, NULL);
+}
+
+/* The load beside a run: performed over and over, from where it stands. */
+struct beside {
+	uint32_t other;
+	struct cursor load;
+};
+
+static bool next_to(struct cursor *c, void *arg)
+{
+	struct beside *b = arg;
+	struct mp_sim_stepper run = { steps, c }, load = { steps, &b->load };
+
+	return mp_sim_beside(c->sp->sim, c->r->steps, &run, b->other, &load);
+}
+
+static enum mp_status sp_run_beside(struct mp_platform *p, const struct mp_run *r,
+				    struct mp_sample *out, uint32_t other,
+				    const struct mp_run *load)
+{
+	struct mp_sim *s = me(p)->sim;
+	struct beside b = { other, { .sp = me(p), .r = load, .at = load->start } };
+
+	memset(out, 0, sizeof(*out));
+	if (other == mp_sim_selected(s) || other >= mp_sim_cpus(s) || load->op >= MP_OP_COUNT)
+		return MP_UNSUPPORTED;
+	return measured(p, r, out, next_to, &b);
+}
+
+static uint32_t sp_cpu_count(struct mp_platform *p)
+{
+	return mp_sim_cpus(me(p)->sim);
+}
+
+static enum mp_status sp_cpu_info(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out)
+{
+	return mp_sim_cpu_info(me(p)->sim, cpu, out) ? MP_OK : MP_EIO;
+}
+
+static enum mp_status sp_cpu_select(struct mp_platform *p, uint32_t cpu)
+{
+	struct mp_sim *s = me(p)->sim;
+
+	if (cpu >= mp_sim_cpus(s))
+		return MP_UNSUPPORTED;
+	return mp_sim_select(s, cpu) ? MP_OK : MP_ENOMEM;
+}
+
+static enum mp_status sp_pingpong(struct mp_platform *p, uint32_t a, uint32_t b, void *line,
+				  uint64_t rounds, struct mp_sample *out)
+{
+	struct mp_sim *s = me(p)->sim;
+
+	memset(out, 0, sizeof(*out));
+	if (a == b || a >= mp_sim_cpus(s) || b >= mp_sim_cpus(s))
+		return MP_UNSUPPORTED;
+	return mp_sim_pingpong(s, a, b, (uint64_t)(uintptr_t)line, rounds, &out->ticks) ? MP_OK
+											 : MP_EIO;
 }
 
 static uint32_t sp_events(struct mp_platform *p)
@@ -263,6 +378,11 @@ static const struct mp_platform_ops sim_ops = {
 	.rest = sp_rest,
 	.probe_begin = sp_probe_begin,
 	.probe_end = sp_probe_end,
+	.cpu_count = sp_cpu_count,
+	.cpu_info = sp_cpu_info,
+	.cpu_select = sp_cpu_select,
+	.run_beside = sp_run_beside,
+	.pingpong = sp_pingpong,
 };
 
 struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_output *out)

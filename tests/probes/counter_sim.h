@@ -29,7 +29,8 @@
 #define CS_ARENA_MIN (256ull << 20)
 
 struct cs_run {
-	struct mp_sim_model model;
+	struct mp_sim_model full;    /* the model the platform simulates */
+	struct mp_sim_model model;   /* what CPU 0's core type has (cs_start) */
 	struct mp_platform *p;
 	struct mp_config cfg;
 	struct mp_result r;
@@ -51,14 +52,15 @@ static inline uint64_t cs_arena(const struct mp_sim_model *m)
 	return reach > CS_ARENA_MIN ? reach : CS_ARENA_MIN;
 }
 
-/* Open the platform on a loaded model. */
+/* Open the platform on a loaded model (s->full). */
 static inline int cs_start(struct cs_run *s, enum mp_method method, const char *probes)
 {
 	mp_config_defaults(&s->cfg);
 	s->cfg.method = method;
 	snprintf(s->cfg.probes, sizeof(s->cfg.probes), "%s", probes ? probes : "");
+	mp_sim_model_type(&s->full, 0, &s->model);
 	s->cfg.arena_bytes = cs_arena(&s->model);
-	return ps_platform(&s->model, s->name, &s->p, &s->r);
+	return ps_platform(&s->full, s->name, &s->p, &s->r);
 }
 
 static inline int cs_open(struct cs_run *s, const char *path, enum mp_method method, const char *probes)
@@ -66,11 +68,11 @@ static inline int cs_open(struct cs_run *s, const char *path, enum mp_method met
 	char err[256];
 
 	memset(s, 0, sizeof(*s));
-	if (mp_sim_model_load(&s->model, path, err, sizeof(err)) != 0) {
+	if (mp_sim_model_load(&s->full, path, err, sizeof(err)) != 0) {
 		CHECK(0, "%s loads: %s", path, err);
 		return 0;
 	}
-	snprintf(s->name, sizeof(s->name), "%s", s->model.name);
+	snprintf(s->name, sizeof(s->name), "%s", s->full.name);
 	return cs_start(s, method, probes);
 }
 
@@ -81,11 +83,11 @@ static inline int cs_open_text(struct cs_run *s, const char *name, const char *t
 	char err[256];
 
 	memset(s, 0, sizeof(*s));
-	if (mp_sim_model_parse(&s->model, name, text, strlen(text), err, sizeof(err)) != 0) {
+	if (mp_sim_model_parse(&s->full, name, text, strlen(text), err, sizeof(err)) != 0) {
 		CHECK(0, "%s parses: %s", name, err);
 		return 0;
 	}
-	snprintf(s->name, sizeof(s->name), "%s", s->model.name);
+	snprintf(s->name, sizeof(s->name), "%s", s->full.name);
 	return cs_start(s, method, probes);
 }
 

@@ -23,8 +23,9 @@ static int pc_open(struct ps_run *s, const char *path, int rough)
 	if (rough || s->model.frames.mode == MP_SIM_FRAMES_CONTIGUOUS)
 		return 1;
 	mp_sim_close(s->p);
-	s->model.frames.mode = MP_SIM_FRAMES_CONTIGUOUS;
-	return ps_platform(&s->model, s->name, &s->p, &s->r);
+	s->full.frames.mode = MP_SIM_FRAMES_CONTIGUOUS;
+	mp_sim_model_type(&s->full, 0, &s->model);
+	return ps_platform(&s->full, s->name, &s->p, &s->r);
 }
 
 

@@ -53,7 +53,8 @@ enum { PS_EXACT = 0, PS_ROUGH, PS_REFUSED, PS_NEIGHBOUR };
 #define PS_MODEL_SECONDS 30.0
 
 struct ps_run {
-	struct mp_sim_model model;
+	struct mp_sim_model full;    /* the model the platform simulates */
+	struct mp_sim_model model;   /* what CPU 0's core type has: what the probes measure */
 	struct mp_platform *p;
 	struct mp_config cfg;
 	struct mp_result r;
@@ -135,29 +136,31 @@ static const char *const variant_names[] = {
 
 static inline int ps_open(struct ps_run *s, const char *path, int rough)
 {
+	struct mp_sim_model *m = &s->full;
 	char err[256];
 
 	memset(s, 0, sizeof(*s));
-	if (mp_sim_model_load(&s->model, path, err, sizeof(err)) != 0) {
+	if (mp_sim_model_load(m, path, err, sizeof(err)) != 0) {
 		CHECK(0, "%s loads: %s", path, err);
 		return 0;
 	}
 	if (rough == PS_NEIGHBOUR) {
-		s->model.neighbour.entries = PS_NB_ENTRIES;
-		s->model.neighbour.on = PS_NB_CYCLES;
-		s->model.neighbour.off = PS_NB_CYCLES;
+		m->neighbour.entries = PS_NB_ENTRIES;
+		m->neighbour.on = PS_NB_CYCLES;
+		m->neighbour.off = PS_NB_CYCLES;
 	} else if (rough) {
-		s->model.noise.rate = PS_NOISE_RATE;
-		s->model.noise.cycles = PS_NOISE_CYCLES;
-		s->model.noise.lines = PS_NOISE_LINES;
-		s->model.noise.tlb_entries = PS_NOISE_ENTRIES;
-		s->model.noise.seed = PS_NOISE_SEED;
-		s->model.frames.mode = MP_SIM_FRAMES_SCATTERED;
-		s->model.frames.refuse_contiguous = rough == PS_REFUSED;
+		m->noise.rate = PS_NOISE_RATE;
+		m->noise.cycles = PS_NOISE_CYCLES;
+		m->noise.lines = PS_NOISE_LINES;
+		m->noise.tlb_entries = PS_NOISE_ENTRIES;
+		m->noise.seed = PS_NOISE_SEED;
+		m->frames.mode = MP_SIM_FRAMES_SCATTERED;
+		m->frames.refuse_contiguous = rough == PS_REFUSED;
 	}
-	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name, variant_names[rough]);
+	mp_sim_model_type(m, 0, &s->model);
+	snprintf(s->name, sizeof(s->name), "%s%s", m->name, variant_names[rough]);
 	mp_config_defaults(&s->cfg);
-	return ps_platform(&s->model, s->name, &s->p, &s->r);
+	return ps_platform(m, s->name, &s->p, &s->r);
 }
 
 /* Run one probe, timed into s->wall; its record, whose status is the caller's to check. */

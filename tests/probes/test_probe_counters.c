@@ -227,12 +227,12 @@ static void refused(void)
 	char err[256];
 
 	memset(&s, 0, sizeof(s));
-	if (mp_sim_model_load(&s.model, path, err, sizeof(err)) != 0) {
+	if (mp_sim_model_load(&s.full, path, err, sizeof(err)) != 0) {
 		CHECK(0, "%s loads: %s", path, err);
 		return;
 	}
-	s.model.frames.refuse_contiguous = true;
-	snprintf(s.name, sizeof(s.name), "%s, contiguous refused", s.model.name);
+	s.full.frames.refuse_contiguous = true;
+	snprintf(s.name, sizeof(s.name), "%s, contiguous refused", s.full.name);
 	if (cs_start(&s, MP_METHOD_COUNTERS, "amp,papi"))
 		check_run(&s);
 }

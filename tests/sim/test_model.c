@@ -222,7 +222,7 @@ static const struct {
 	{ "# a comment\n\ncache L1D size=32Q line=64 ways=8 latency=4\n",
 	  "test.model:3: cache L1D: bad size '32Q' (want a size such as 64, 32K or 1M)" },
 	{ "cachee L1D size=32K\n", "test.model:1: unknown statement 'cachee' (cache, tlb, memory, "
-	  "clock, prefetch, noise, neighbour, frames, pmu, isa, op or name)" },
+	  "clock, prefetch, noise, neighbour, frames, pmu, isa, op, cpu or name)" },
 	{ "isa vector=512\nop fp-fma latency=4\nmemory latency=9\n",
 	  "test.model:2: op: needs latency= and throughput=" },
 	{ "op fp-fma width=256 latency=4 throughput=2\nmemory latency=9\n",
