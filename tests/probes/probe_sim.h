@@ -133,15 +133,9 @@ static const char *const variant_names[] = {
 	[PS_REFUSED] = " (rough, no contiguous memory)", [PS_NEIGHBOUR] = " (neighbour)",
 };
 
-static inline int ps_open(struct ps_run *s, const char *path, int rough)
+/* Make s->model (loaded) the variant `rough` and open the platform on it. */
+static inline int ps_variant(struct ps_run *s, int rough)
 {
-	char err[256];
-
-	memset(s, 0, sizeof(*s));
-	if (mp_sim_model_load(&s->model, path, err, sizeof(err)) != 0) {
-		CHECK(0, "%s loads: %s", path, err);
-		return 0;
-	}
 	if (rough == PS_NEIGHBOUR) {
 		s->model.neighbour.entries = PS_NB_ENTRIES;
 		s->model.neighbour.on = PS_NB_CYCLES;
@@ -158,6 +152,31 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 	snprintf(s->name, sizeof(s->name), "%s%s", s->model.name, variant_names[rough]);
 	mp_config_defaults(&s->cfg);
 	return ps_platform(&s->model, s->name, &s->p, &s->r);
+}
+
+static inline int ps_open(struct ps_run *s, const char *path, int rough)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (mp_sim_model_load(&s->model, path, err, sizeof(err)) != 0) {
+		CHECK(0, "%s loads: %s", path, err);
+		return 0;
+	}
+	return ps_variant(s, rough);
+}
+
+/* The same from a model's text (a model built in a test). */
+static inline int ps_open_text(struct ps_run *s, const char *name, const char *text, int rough)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (mp_sim_model_parse(&s->model, name, text, strlen(text), err, sizeof(err)) != 0) {
+		CHECK(0, "%s parses: %s", name, err);
+		return 0;
+	}
+	return ps_variant(s, rough);
 }
 
 /* Run one probe, timed into s->wall; its record, whose status is the caller's to check. */

@@ -115,7 +115,7 @@ static void run(const char *path, int rough)
 	ps_close(&s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	return ps_each_model(NULL, run, PS_UPTO(PS_ROUGH));
+	return ps_each_model(argc > 1 ? argv[1] : NULL, run, PS_UPTO(PS_ROUGH));
 }

@@ -31,10 +31,40 @@
  * measured C1 + C2 that way on the Athlon and Opteron, 5.2.2).
  */
 #define LOWER_MIN_GROUPS 2u
+/*
+ * From this many upper ways D on, the groups stay within half the stride:
+ * the ladder's last step, at twice the way W, must find A + 1 again, and
+ * groups beyond W would share sets of the level (a 256K way under a 64K
+ * one holds four groups only, X-Ray's split counted on r D <= W).
+ */
+#define GROUPS_HALF 4u
 /* Elements of the first ladder step: enough to stay below the plateau
  * (A + 1) of any level up to 63 ways, few enough to time quickly. */
 #define LADDER_START_N 64u
 #define WORD 8u
+
+/*
+ * Elements of a group visited in a row: few enough that the other groups'
+ * turns in between (r - 1 chunks) push them out of every level above.  An
+ * exclusive level holds only the lines the levels above do not: a group
+ * visited whole leaves A + 1 lines in its set only once the next group
+ * pushes the last ones down, and the set then drops just one, the next to
+ * come (the first visited), so A + 1 lines miss once per visit, too weak a
+ * signal among many.  Pushed out one chunk at a time, a set of A + 1
+ * overflows after every chunk, and drops the line that comes next: a miss
+ * per chunk (per line where r exceeds the ways above), as any level
+ * cycled through more lines than its ways.
+ */
+static uint64_t chunk(const struct mp_lower *lv, uint64_t r)
+{
+	return r > 1 ? (lv->above_ways + r - 2) / (r - 1) : 0;
+}
+
+/* The span the groups of a set at this stride may take. */
+static uint64_t group_room(const struct mp_lower *lv, uint64_t stride)
+{
+	return stride >= GROUPS_HALF * lv->d ? stride / 2 : stride;
+}
 
 bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint64_t from,
 		    uint64_t b, struct mp_ref_stride *out)
@@ -44,12 +74,16 @@ bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, ui
 	uint64_t part = from < n && n - from < from ? n - from : (from < n ? from : n);
 	uint64_t per = stride >= lv->d ? part : part * stride / lv->d;
 	uint64_t r = per >= lv->u ? 1 : (lv->u + per - 1) / (per ? per : 1);
+	uint64_t room = group_room(lv, stride);
 
-	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= stride)
+	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= room)
 		r = LOWER_MIN_GROUPS;
-	if (per == 0 || (r > 1 && (stride < lv->d || r * lv->d > stride)))
+	/* Fewer groups where they do not fit, as long as the upper sets still overflow. */
+	if (r > 1 && stride >= lv->d && r * lv->d > room && room / lv->d * per > lv->above_ways)
+		r = room / lv->d;
+	if (per == 0 || (r > 1 && (stride < lv->d || r * lv->d > room)))
 		return false;
-	*out = (struct mp_ref_stride){ stride, n, from, b, r, lv->d };
+	*out = (struct mp_ref_stride){ stride, n, from, b, r, lv->d, chunk(lv, r) };
 	return true;
 }
 
@@ -103,7 +137,7 @@ static int bracketed_spill(struct mp_lower *lv, uint64_t stride, uint64_t old, u
 /* The fewest elements a set at this stride can have and still be built. */
 static uint64_t buildable_from(const struct mp_lower *lv, uint64_t stride)
 {
-	uint64_t n = (lv->u * lv->d + stride - 1) / stride;
+	uint64_t room = group_room(lv, stride), n = (lv->u * lv->d + room - 1) / room;
 
 	return n > 1 ? n : 1;
 }

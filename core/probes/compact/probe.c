@@ -140,6 +140,7 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	/* Many ways above (Power3's 128): one line more than they hold is
 	 * enough for LRU, PLRU and FIFO, and keeps the sets within a twin. */
 	lv->u = MP_COMPACT_OVERFILL * sum;
+	lv->above_ways = sum;
 	if (lv->u > lv->cs.twin_max / 4)
 		lv->u = sum + 1 > lv->cs.twin_max / 4 ? sum + 1 : lv->cs.twin_max / 4;
 	/* The baseline <D, U> must fit the level: keep it within half the hint. */
