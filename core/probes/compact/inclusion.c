@@ -35,6 +35,7 @@
  * with x visited every m / words accesses): a check (x_kept) comes first.  No level between the L1 and this one may
  * be inclusive either: that level's own evictions of x would look the same.
  */
+#include "core/lib/bits.h"
 #include "core/probes/compact/compact.h"
 
 const char mp_compact_no_room[] = "the inclusion tests do not fit the memory";
@@ -136,30 +137,51 @@ static int most_lines(struct mp_lower *lv, uint64_t stride, uint64_t *most)
 	return st < 0 ? st : 1;
 }
 
+/* Lines of the union levels' sets that lines `stride` apart reach: a set per way they span. */
+static uint64_t union_lines(const struct mp_lower *lv, uint64_t stride)
+{
+	uint64_t sum = 0;
+
+	for (int32_t k = 0; k < lv->nunion; k++)
+		sum += lv->uni[k].ways * (lv->uni[k].way > stride ? lv->uni[k].way / stride : 1);
+	return sum;
+}
+
 /*
- * An exclusive level whose sets act as one with those above (Athlon MP: its
- * way is the L1's): the ladder measured the joined sets, which hold this
- * level and the levels above it lacks (X-Ray 5.2.2's C1 + C2).  Its own
- * size is the difference.  Lines that far apart share one set in every
- * level, so the most of them that stay compact are its ways plus the
- * upper ones.  1 told (g is this level's own), 0 not, < 0 as above.
+ * An exclusive level whose sets act as one with those above (its way
+ * divides the L1's: every L1 set lies within one of its sets, so no set
+ * of the L1 can be filled without filling its set too; Athlon MP, or an
+ * L2 way smaller than the L1's): the ladder measured joined sets, X-Ray
+ * 5.2.2's C1 + C2.  Lines S apart reach max(1, W / S) sets of a level of
+ * way W, and fit when no more than those sets' ways together take them
+ * (a line is in one level only).  Far apart (T, above every way) they
+ * share one set everywhere: the most that fit are A plus the union ways.
+ * Halving S, what fits beyond the union levels' share stays A while S is
+ * at least W, and is 2A at S = W / 2: that gives the way.  1 told (g is
+ * this level's own), 0 not (what fits is neither), < 0 as above.
  */
 static int split_joined(struct mp_lower *lv, struct mp_geom *g)
 {
-	uint64_t joined = g->ways * g->way, own, lines, ways;
+	uint64_t far = mp_pow2_floor(2 * g->ways * g->way - 1), lines, ways;
 	int st;
 
-	if (joined <= lv->union_bytes || !g->line)
+	if (!g->line || (st = most_lines(lv, far, &lines)) != 1)
+		return g->line ? st : 0;
+	if (lines <= lv->union_ways)
 		return 0;
-	own = joined - lv->union_bytes;
-	st = most_lines(lv, own, &lines);
-	if (st != 1 || lines <= lv->union_ways)
-		return st;
 	ways = lines - lv->union_ways;
-	if (own % ways || (own / ways) % g->line)
-		return 0;
-	*g = (struct mp_geom){ ways, own / ways, g->line, MP_INCL_EXCLUSIVE };
-	return 1;
+	for (uint64_t s = far / 2; s >= g->line; s /= 2) {
+		if ((st = most_lines(lv, s, &lines)) != 1)
+			return st;
+		if (lines < union_lines(lv, s) || (lines - union_lines(lv, s)) % ways ||
+		    (lines - union_lines(lv, s)) / ways > 2)
+			return 0;
+		if ((lines - union_lines(lv, s)) / ways == 2) {
+			*g = (struct mp_geom){ ways, 2 * s, g->line, MP_INCL_EXCLUSIVE };
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The back-invalidation string for this level. */
