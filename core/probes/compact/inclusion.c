@@ -25,7 +25,13 @@
  * level is inclusive, x then leaves the L1 as well and misses every time.
  * The reference moves x by D (the largest upper way): the same upper sets
  * and upper traffic, but another set here, where nothing pushes it out.  x
- * missing far more than its reference means inclusive.
+ * missing far more than its reference means inclusive.  Every round places
+ * the string elsewhere in the memory (a random offset): where the sets are
+ * not a power of two (Ice Lake's 81920), which set the string lands in
+ * depends on where the memory lies, and an unlucky set (under noise, with
+ * the y lines partly hitting a tree-PLRU level above) has made x's string
+ * slower than its reference in every round at one place.  Only a level
+ * that back-invalidates is slower at every place.
  *
  * x must stay in the L1 between its visits.  Where this level's line is
  * longer than the L1's, the y lines sit in the other half of x's line-set
@@ -284,10 +290,13 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 	if (kept <= 0)
 		return kept < 0 ? kept : 2;
 	for (unsigned round = 0; round < MP_COMPACT_SET_ROUNDS; round++) {
-		enum mp_status st = evict_time(lv, &e, 0, &t);
+		enum mp_status st;
 
+		mp_compact_set_place(&lv->cs, (e.xlines + e.m) * e.stride + lv->d);
+		st = evict_time(lv, &e, 0, &t);
 		if (st == MP_OK)
 			st = evict_time(lv, &e, lv->d, &ref);
+		lv->cs.shift = 0;
 		if (st != MP_OK)
 			return st == MP_ENOMEM ? -2 : -1;
 		best = round == 0 || t < best ? t : best;
