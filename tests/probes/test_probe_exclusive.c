@@ -87,6 +87,42 @@ static void check_honest(const struct ps_run *s, const struct mp_sim_cache_model
 	      (int)mc->level);
 }
 
+/* A note of the policy probe about this level, or NULL. */
+static const char *policy_note(const struct mp_result *r, int32_t level)
+{
+	char head[32];
+
+	snprintf(head, sizeof(head), "policy L%d: ", (int)level);
+	for (int32_t i = 0; i < r->nnotes; i++)
+		if (!strncmp(r->notes[i], head, strlen(head)))
+			return r->notes[i];
+	return NULL;
+}
+
+/*
+ * The replacement policy: the model's, or a policy that acts the same on
+ * this level (tree PLRU is LRU at two ways; FIFO acts as LRU on an
+ * exclusive level, where a hit refills the line), or "some LRU" of an LRU
+ * or PLRU level, or not measured with a note saying why; never another.
+ */
+static void check_policy(const struct ps_run *s, const struct mp_sim_cache_model *mc,
+			 const struct mp_cache *got)
+{
+	enum mp_replacement want = mc->replacement, r = got ? got->replacement : MP_REPL_UNKNOWN;
+	const char *note = policy_note(&s->r, (int32_t)mc->level);
+	bool same = r == want || (r == MP_REPL_LRU_LIKE && want != MP_REPL_FIFO &&
+				  want != MP_REPL_RANDOM) ||
+		    (mc->ways == 2 && want != MP_REPL_FIFO && r == MP_REPL_LRU) ||
+		    (mc->inclusion == MP_INCL_EXCLUSIVE && want != MP_REPL_PLRU &&
+		     want != MP_REPL_RANDOM && (r == MP_REPL_LRU || r == MP_REPL_FIFO));
+
+	printf("INFO %s L%d: replacement %s (%s)\n", s->name, (int)mc->level,
+	       r == MP_REPL_UNKNOWN ? "not measured" : mp_replacement_name(r), note ? note : "-");
+	CHECK(same || (r == MP_REPL_UNKNOWN && note), "%s L%d: replacement %s, model %s",
+	      s->name, (int)mc->level, r == MP_REPL_UNKNOWN ? "not measured" : mp_replacement_name(r),
+	      mp_replacement_name(want));
+}
+
 static void one(int model, int variant)
 {
 	static char text[4096];
@@ -109,6 +145,11 @@ static void one(int model, int variant)
 			check_exact(&s, ps_cache(&s.model, level), found(&s.r, level));
 	}
 	printf("INFO %s: l1 and compact %.2f s\n", s.name, s.wall);
+	s.r.memory.latency_cycles = s.model.memory_latency;
+	s.r.memory.latency_ns = s.model.memory_latency * 1e9 / (double)s.model.clock_hz;
+	ps_probe_run(&s, "policy", mp_probe_policy);
+	for (int32_t level = 2; variant != FR_NOISY && ps_cache(&s.model, level); level++)
+		check_policy(&s, ps_cache(&s.model, level), found(&s.r, level));
 	ps_close(&s);
 }
 
