@@ -127,7 +127,6 @@ static inline int ps_platform(const struct mp_sim_model *m, const char *name,
 	return 1;
 }
 
-/* Load a model (a rough copy if asked) and open the sim platform on it. */
 static const char *const variant_names[] = {
 	[PS_EXACT] = "", [PS_ROUGH] = " (rough)",
 	[PS_REFUSED] = " (rough, no contiguous memory)", [PS_NEIGHBOUR] = " (neighbour)",
@@ -154,6 +153,7 @@ static inline int ps_variant(struct ps_run *s, int rough)
 	return ps_platform(&s->model, s->name, &s->p, &s->r);
 }
 
+/* Load a model (a rough copy if asked) and open the sim platform on it. */
 static inline int ps_open(struct ps_run *s, const char *path, int rough)
 {
 	char err[256];

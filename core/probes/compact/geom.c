@@ -10,6 +10,8 @@
  * the largest upper way size (a multiple of every upper way size, as they
  * are powers of two), and r just large enough that each upper set gets
  * MP_COMPACT_OVERFILL times the ways above (X-Ray: just more than A_up).
+ * The groups take turns a chunk of lines at a time (chunk()), so that an
+ * exclusive level's lines leave the levels above between two chunks.
  * Where S < D (X-Ray's Athlon case, an upper way larger than this level's)
  * the set is not split; it then spreads over D / S upper sets, each of
  * which must still get that many lines.
@@ -25,17 +27,17 @@
 
 /*
  * Groups a set is split into at least, where they fit in a stride: with
- * two or more, each group leaves the levels above entirely while the
- * others are visited, so an exclusive level must hold every group alone
+ * two or more, each group's lines leave the levels above while the others
+ * are visited (chunk()), so an exclusive level must hold every group alone
  * and shows its own ways (one group would share the upper ways: X-Ray
  * measured C1 + C2 that way on the Athlon and Opteron, 5.2.2).
  */
 #define LOWER_MIN_GROUPS 2u
 /*
- * From this many upper ways D on, the groups stay within half the stride:
- * the ladder's last step, at twice the way W, must find A + 1 again, and
- * groups beyond W would share sets of the level (a 256K way under a 64K
- * one holds four groups only, X-Ray's split counted on r D <= W).
+ * From a stride of this many upper ways D on, the groups stay within half
+ * of it: the ladder's last step, at twice the way W, must find A + 1
+ * again, and groups beyond W would share sets of the level (a 256K way
+ * under a 64K one holds four groups only).
  */
 #define GROUPS_HALF 4u
 /* Elements of the first ladder step: enough to stay below the plateau
@@ -50,10 +52,11 @@
  * visited whole leaves A + 1 lines in its set only once the next group
  * pushes the last ones down, and the set then drops just one, the next to
  * come (the first visited), so A + 1 lines miss once per visit, too weak a
- * signal among many.  Pushed out one chunk at a time, a set of A + 1
- * overflows after every chunk, and drops the line that comes next: a miss
- * per chunk (per line where r exceeds the ways above), as any level
- * cycled through more lines than its ways.
+ * signal among many (the L1's lines counted into an exclusive L2).  Pushed
+ * out one chunk at a time, a set of A + 1 overflows after every chunk, and
+ * drops the line that comes next: a miss per chunk (per line where r
+ * exceeds the ways above), as any level cycled through more lines than its
+ * ways (docs/algorithms.md, "Exclusive levels: chunks").
  */
 static uint64_t chunk(const struct mp_lower *lv, uint64_t r)
 {

@@ -14,9 +14,10 @@
  * must be at least twice the ways of any level above.  Where it cannot be
  * (Ice Lake's 20-way L2 over a 12-way L3), exclusion is not tested, and a
  * level that back-invalidates nothing is reported non-inclusive with a
- * note.  The ladder's groups (core/probes/compact/geom.c) keep the upper
- * ways from adding to any one group, so A itself is the physical
- * associativity.
+ * note.  The ladder's groups, visited a chunk at a time
+ * (core/probes/compact/geom.c), keep the upper ways from adding to any one
+ * group, so A itself is the physical associativity, except where no line
+ * can leave the sets above without sharing a set here (split_joined()).
  *
  * Inclusion (back-invalidation): an inclusive level that evicts a line
  * takes it from the levels above too.  Line x is visited between m lines
