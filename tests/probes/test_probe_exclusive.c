@@ -36,6 +36,15 @@ static const struct {
 	  "tlb DTLB1 entries=32 ways=full page=4K latency=5\n"
 	  "tlb DTLB1-2M entries=8 ways=full page=2M latency=25\n"
 	  "memory latency=150\n" },
+	/* An exclusive L2 with random replacement, under a 4-way L1 of 64-byte lines. */
+	{ "excl-l2-random",
+	  "name = excl-l2-random\n"
+	  "clock freq=2G\n"
+	  "cache L1D size=16K line=64 ways=4 latency=3 replacement=lru\n"
+	  "cache L2 size=1M line=64 ways=16 latency=15 replacement=random inclusion=exclusive\n"
+	  "tlb DTLB1 entries=64 ways=4 page=4K latency=7\n"
+	  "tlb DTLB1-2M entries=32 ways=4 page=2M latency=7\n"
+	  "memory latency=250\n" },
 };
 
 /* The frames and noise each model runs with. */
