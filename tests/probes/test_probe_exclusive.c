@@ -45,6 +45,15 @@ static const struct {
 	  "tlb DTLB1 entries=64 ways=4 page=4K latency=7\n"
 	  "tlb DTLB1-2M entries=32 ways=4 page=2M latency=7\n"
 	  "memory latency=250\n" },
+	/* The same under an L1 whose way (32K) is twice the L2's: AMP's criterion alone. */
+	{ "excl-l2-random-small-way",
+	  "name = excl-l2-random-small-way\n"
+	  "clock freq=2G\n"
+	  "cache L1D size=64K line=64 ways=2 latency=3\n"
+	  "cache L2 size=256K line=64 ways=16 latency=12 replacement=random inclusion=exclusive\n"
+	  "tlb DTLB1 entries=32 ways=full page=4K latency=5\n"
+	  "tlb DTLB1-2M entries=8 ways=full page=2M latency=25\n"
+	  "memory latency=150\n" },
 };
 
 /* The frames and noise each model runs with. */
