@@ -69,6 +69,19 @@ static uint64_t group_room(const struct mp_lower *lv, uint64_t stride)
 	return stride >= GROUPS_HALF * lv->d ? stride / 2 : stride;
 }
 
+/*
+ * More groups where they fit, up to one more than the upper ways (chunks
+ * of one line), as long as the set stays within half a TLB twin.
+ */
+static uint64_t more_groups(const struct mp_lower *lv, uint64_t r, uint64_t room, uint64_t per)
+{
+	uint64_t want = lv->above_ways + 1, fit = room / lv->d, twin = lv->cs.twin_max / 2 / per;
+
+	want = want < fit ? want : fit;
+	want = want < twin ? want : twin;
+	return want > r ? want : r;
+}
+
 bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint64_t from,
 		    uint64_t b, struct mp_ref_stride *out)
 {
@@ -81,6 +94,8 @@ bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, ui
 
 	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= room)
 		r = LOWER_MIN_GROUPS;
+	if (r > 1)
+		r = more_groups(lv, r, room, per);
 	/* Fewer groups where they do not fit, as long as the upper sets still overflow. */
 	if (r > 1 && stride >= lv->d && r * lv->d > room && room / lv->d * per > lv->above_ways)
 		r = room / lv->d;
