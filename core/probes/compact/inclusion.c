@@ -26,13 +26,9 @@
  * level is inclusive, x then leaves the L1 as well and misses every time.
  * The reference moves x by D (the largest upper way): the same upper sets
  * and upper traffic, but another set here, where nothing pushes it out.  x
- * missing far more than its reference means inclusive.  Every round places
- * the string elsewhere in the memory (a random offset): where the sets are
- * not a power of two (Ice Lake's 81920), which set the string lands in
- * depends on where the memory lies, and an unlucky set (under noise, with
- * the y lines partly hitting a tree-PLRU level above) has made x's string
- * slower than its reference in every round at one place.  Only a level
- * that back-invalidates is slower at every place.
+ * missing far more than its reference means inclusive, in every round,
+ * each at another place in the memory (a random offset), so that no one
+ * set's history decides.
  *
  * x must stay in the L1 between its visits.  Where this level's line is
  * longer than the L1's, the y lines sit in the other half of x's line-set
@@ -200,8 +196,12 @@ struct evict {
  * The y lines: twice as many as this level has ways, so that they miss
  * here whether or not x still takes a way (a tree-PLRU set can keep a line
  * nobody touches for long): then only x's own misses tell T from its
- * reference.  More than any level in between has (they must reach this
- * one) and more than the L1 ways x leaves them (they must miss there too).
+ * reference.  Twice as many as any level in between has (they must reach
+ * this one, on every visit: 24 lines through a 20-way tree-PLRU L2 hit
+ * there on some visits and not others, and the string's time wandered by
+ * several percent from round to round, enough to pass for a
+ * back-invalidation), and more than the L1 ways x leaves them (they must
+ * miss there too).
  * `fewer`: as many as this level has ways, the fewest that push x out of
  * an LRU set, for an L1 that keeps x only when the y lines are few (see
  * x_kept): once x is out they fit, and only an inclusive level keeps
@@ -211,7 +211,7 @@ static uint64_t y_lines(const struct mp_lower *lv, const struct mp_geom *g, uint
 			bool fewer)
 {
 	uint64_t here = fewer ? g->ways : 2 * g->ways;
-	uint64_t m = here > lv->mid_ways_max ? here : lv->mid_ways_max + 1;
+	uint64_t mid = INCL_THRASH * lv->mid_ways_max, m = here > mid ? here : mid;
 	uint64_t l1 = lv->top_ways > xlines ? lv->top_ways - xlines + 1 : 2;
 
 	return m > l1 ? m : l1;
