@@ -9,7 +9,9 @@
  * Without noise every level below the L1 must come out exact: physical
  * size, ways, line, inclusion, and the replacement policy, or "not
  * measured" with a note saying why where the levels above hide it.  Under
- * noise every value recorded must be right.
+ * noise every value recorded must be right (today they all come out
+ * exact; the replacement is not checked there).  An argument runs only the
+ * models whose name contains it.
  */
 #include "tests/probes/probe_cset_sim.h"
 
