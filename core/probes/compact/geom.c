@@ -40,6 +40,8 @@
  * under a 64K one holds four groups only).
  */
 #define GROUPS_HALF 4u
+/* At most this many times the lines an upper set needs, for more groups. */
+#define GROUPS_COST 2u
 /* Elements of the first ladder step: enough to stay below the plateau
  * (A + 1) of any level up to 63 ways, few enough to time quickly. */
 #define LADDER_START_N 64u
@@ -71,11 +73,15 @@ static uint64_t group_room(const struct mp_lower *lv, uint64_t stride)
 
 /*
  * More groups where they fit, up to one more than the upper ways (chunks
- * of one line), as long as the set stays within half a TLB twin.
+ * of one line), as long as each upper set gets at most GROUPS_COST times
+ * the lines it needs (the cost of a set grows with its lines) and the set
+ * stays within half a TLB twin.
  */
 static uint64_t more_groups(const struct mp_lower *lv, uint64_t r, uint64_t room, uint64_t per)
 {
-	uint64_t want = lv->above_ways + 1, fit = room / lv->d, twin = lv->cs.twin_max / 2 / per;
+	uint64_t most = GROUPS_COST * lv->u < lv->cs.twin_max / 2 ? GROUPS_COST * lv->u
+								  : lv->cs.twin_max / 2;
+	uint64_t want = lv->above_ways + 1, fit = room / lv->d, twin = most / per;
 
 	want = want < fit ? want : fit;
 	want = want < twin ? want : twin;
