@@ -59,12 +59,14 @@ static const struct {
 };
 
 /* The frames and noise each model runs with. */
-enum { FR_CONTIGUOUS, FR_SCATTERED, FR_NOISY, FR_VARIANTS };
+enum { FR_CONTIGUOUS, FR_SCATTERED, FR_NOISY, FR_REFUSED, FR_VARIANTS };
 static const char *const variant_text[FR_VARIANTS] = {
 	[FR_CONTIGUOUS] = "frames mode=contiguous\n",
 	[FR_SCATTERED] = "frames mode=scattered\n",
 	[FR_NOISY] = "frames mode=scattered\n"
 		     "noise rate=0.0005 cycles=5000 lines=16 entries=2 seed=11\n",
+	[FR_REFUSED] = "frames mode=scattered contiguous=refused\n"
+		       "noise rate=0.0005 cycles=5000 lines=16 entries=2 seed=11\n",
 };
 
 static const struct mp_cache *found(const struct mp_result *r, int32_t level)
@@ -146,8 +148,10 @@ static void check_policy(const struct ps_run *s, const struct mp_sim_cache_model
 static void one(int model, int variant)
 {
 	static char text[4096];
-	static const char *const suffix[FR_VARIANTS] = { " (contiguous)", " (scattered)",
-							 " (scattered, noise)" };
+	static const char *const suffix[FR_VARIANTS] = {
+		" (contiguous)", " (scattered)", " (scattered, noise)",
+		" (scattered, noise, no contiguous memory)",
+	};
 	struct ps_run s;
 
 	snprintf(text, sizeof(text), "%s%s", models[model].text, variant_text[variant]);
@@ -159,7 +163,7 @@ static void one(int model, int variant)
 	ps_probe_run(&s, "compact", mp_probe_compact);
 	printf("INFO %s: %s\n", s.name, s.r.probes[1].message);
 	for (int32_t level = 2; ps_cache(&s.model, level); level++) {
-		if (variant == FR_NOISY)
+		if (variant >= FR_NOISY)
 			check_honest(&s, ps_cache(&s.model, level), found(&s.r, level));
 		else
 			check_exact(&s, ps_cache(&s.model, level), found(&s.r, level));
@@ -168,7 +172,7 @@ static void one(int model, int variant)
 	s.r.memory.latency_cycles = s.model.memory_latency;
 	s.r.memory.latency_ns = s.model.memory_latency * 1e9 / (double)s.model.clock_hz;
 	ps_probe_run(&s, "policy", mp_probe_policy);
-	for (int32_t level = 2; variant != FR_NOISY && ps_cache(&s.model, level); level++)
+	for (int32_t level = 2; variant < FR_NOISY && ps_cache(&s.model, level); level++)
 		check_policy(&s, ps_cache(&s.model, level), found(&s.r, level));
 	ps_close(&s);
 }
