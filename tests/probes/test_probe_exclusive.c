@@ -56,6 +56,20 @@ static const struct {
 	  "tlb DTLB1 entries=32 ways=full page=4K latency=5\n"
 	  "tlb DTLB1-2M entries=8 ways=full page=2M latency=25\n"
 	  "memory latency=150\n" },
+	{ "excl-wide-l1",
+	  "name = excl-wide-l1\n"
+	  "clock freq=3G\n"
+	  "cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	  "cache L2 size=512K line=64 ways=8 latency=14 replacement=plru inclusion=exclusive\n"
+	  "tlb DTLB1-2M entries=32 ways=4 page=2M latency=7\n"
+	  "memory latency=200\n" },
+	{ "nonincl-wide-l1",
+	  "name = nonincl-wide-l1\n"
+	  "clock freq=3G\n"
+	  "cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	  "cache L2 size=512K line=64 ways=8 latency=14 replacement=plru\n"
+	  "tlb DTLB1-2M entries=32 ways=4 page=2M latency=7\n"
+	  "memory latency=200\n" },
 };
 
 /* The frames and noise each model runs with. */

@@ -11,10 +11,12 @@
  * than its ways can still hit on most of them).  The lines must also miss
  * in every level above on every visit, or a non-inclusive level under a
  * large upper level would hold them together with it just the same: n
- * must be at least twice the ways of any level above.  Where it cannot be
- * (Ice Lake's 20-way L2 over a 12-way L3), exclusion is not tested, and a
- * level that back-invalidates nothing is reported non-inclusive with a
- * note.  The ladder's groups, visited a chunk at a time
+ * must be at least twice the ways of any level above, or else A + U with U
+ * at least the ways of every level above (each upper set is then over-full
+ * by A lines at least: Ice Lake's 20-way L2 over a 12-way L3, an exclusive
+ * 8-way L2 under a 12-way L1).  Where neither can be, exclusion is not
+ * tested, and a level that back-invalidates nothing is reported
+ * non-inclusive with a note.  The ladder's groups, visited a chunk at a time
  * (core/probes/compact/geom.c), keep the upper ways from adding to any one
  * group, so A itself is the physical associativity, except where no line
  * can leave the sets above without sharing a set here (split_joined()).
@@ -96,7 +98,9 @@ static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 	struct mp_ref_stride x = mp_ref_xray(together(lv, g), n), y = x;
 	int st;
 
-	if (n < INCL_THRASH * above)
+	if (n < INCL_THRASH * above && lv->union_ways >= above)
+		x.n = n = g->ways + lv->union_ways;
+	else if (n < INCL_THRASH * above)
 		return -3;
 	if ((st = mp_compact_set_compact(&lv->cs, &x)) != 1 || n < g->ways + lv->union_ways)
 		return st;

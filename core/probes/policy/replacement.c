@@ -25,6 +25,7 @@
  * missed in a row, which leaves LRU, FIFO and tree PLRU in a known state
  * whatever came before.
  */
+#include "core/lib/bits.h"
 #include "core/measure/timing.h"
 #include "core/probes/policy/policy.h"
 #include "core/probes/policy/set_model.h"
@@ -335,14 +336,19 @@ static enum mp_replacement classify(struct repl *r)
  * but where a level is exclusive the line only reaches it when pushed out
  * of the level above, so its ways add to those (L1 8 + exclusive L2 8:
  * 16 before a line reaches an exclusive L3; with 8 it stayed in the L2 and
- * an LRU L3 looked random).
+ * an LRU L3 looked random).  A tree-PLRU set whose ways are not a power of
+ * two does not always reach every way in as many misses: its tree's leaves
+ * are counted (16 for a 12-way L1, which kept lines past 12 misses).
  */
 static uint64_t ways_above(const struct pol_level *lv, int32_t i)
 {
 	uint64_t w = 0;
 
-	for (int32_t u = 0; u < i; u++)
-		w = lv[u].exclusive ? w + lv[u].ways : (lv[u].ways > w ? lv[u].ways : w);
+	for (int32_t u = 0; u < i; u++) {
+		uint64_t leaves = mp_pow2_floor(2 * lv[u].ways - 1);
+
+		w = lv[u].exclusive ? w + leaves : (leaves > w ? leaves : w);
+	}
 	return w;
 }
 
