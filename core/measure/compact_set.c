@@ -115,7 +115,7 @@ uint64_t *mp_compact_set_order(struct mp_compact_set *s)
 enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, double *ticks)
 {
 	for (uint64_t i = 0; i < n; i++)
-		if (order[i] + sizeof(uint64_t) > s->bytes)
+		if (s->shift + order[i] + sizeof(uint64_t) > s->bytes)
 			return MP_ENOMEM;
 	return time_order(s, n, ticks);
 }
@@ -129,13 +129,11 @@ enum mp_status mp_compact_set_baseline(struct mp_compact_set *s)
 	return st;
 }
 
-/* A random offset, in units, at which the set still fits the memory. */
-static uint64_t random_shift(struct mp_compact_set *s, const struct mp_ref_stride *shape)
+void mp_compact_set_place(struct mp_compact_set *s, uint64_t span)
 {
-	uint64_t span = mp_ref_stride_span(shape);
 	uint64_t room = span < s->bytes ? (s->bytes - span) / MP_COMPACT_SET_SHIFT_UNIT : 0;
 
-	return room ? mp_rng_below(&s->rng, room) * MP_COMPACT_SET_SHIFT_UNIT : 0;
+	s->shift = room ? mp_rng_below(&s->rng, room) * MP_COMPACT_SET_SHIFT_UNIT : 0;
 }
 
 /* One round: a fresh baseline, then the set right after it; 1 compact. */
@@ -149,7 +147,7 @@ static int round_trip(struct mp_compact_set *s, const struct mp_ref_stride *shap
 		return st == MP_ENOMEM ? -2 : -1;
 	base = s->base_ticks;
 	s->stable = stable;
-	s->shift = random_shift(s, shape);
+	mp_compact_set_place(s, mp_ref_stride_span(shape));
 	st = mp_compact_set_time(s, shape, &t);
 	s->shift = 0;
 	if (st != MP_OK)

@@ -68,8 +68,14 @@ enum mp_status mp_compact_set_baseline(struct mp_compact_set *s);
 enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref_stride *shape, double *ticks);
 
 /*
+ * Move the sets to a random offset at which `span` bytes still fit (a
+ * multiple of MP_COMPACT_SET_SHIFT_UNIT); shift 0 puts them back.
+ */
+void mp_compact_set_place(struct mp_compact_set *s, uint64_t span);
+
+/*
  * A visiting order of the caller's own (at most MP_COMPACT_SET_MAX_ELEMS offsets
- * into the memory): fill mp_compact_set_order(), then time n of it.
+ * into the memory, from the shift): fill mp_compact_set_order(), then time n of it.
  */
 uint64_t *mp_compact_set_order(struct mp_compact_set *s);
 enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, double *ticks);

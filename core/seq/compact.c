@@ -20,13 +20,36 @@ uint64_t mp_ref_stride_span(const struct mp_ref_stride *s)
 	return last + (s->shift_from < s->n ? s->shift : 0) + sizeof(uint64_t);
 }
 
-/* Group g's elements, shuffled, at offs[0 .. n). */
-static void group_offsets(const struct mp_ref_stride *s, uint64_t g, uint64_t *offs,
-			  struct mp_rng *rng)
+static uint64_t chunk_of(const struct mp_ref_stride *s)
 {
-	for (uint64_t e = 0; e < s->n; e++)
-		offs[e] = g * s->group_stride + e * s->stride + (e >= s->shift_from ? s->shift : 0);
-	mp_ref_shuffle(offs, s->n, rng);
+	return s->chunk && s->chunk < s->n ? s->chunk : s->n;
+}
+
+/*
+ * Where element k of round j of the group in turn `slot` lies: rounds are
+ * `groups` chunks each, all of `chunk` elements but the last round's.
+ */
+static uint64_t at_turn(const struct mp_ref_stride *s, uint64_t j, uint64_t slot, uint64_t k)
+{
+	uint64_t c = chunk_of(s), len = s->n - j * c < c ? s->n - j * c : c;
+
+	return j * s->groups * c + slot * len + k;
+}
+
+/* The turn (the group's place in a round) of position p. */
+static uint64_t turn_of(const struct mp_ref_stride *s, uint64_t p)
+{
+	uint64_t c = chunk_of(s), j = p / (s->groups * c), rest = p - j * s->groups * c;
+
+	return rest / (s->n - j * c < c ? s->n - j * c : c);
+}
+
+/* Position of a group's element number e (its chunk, then its place in it). */
+static uint64_t place(const struct mp_ref_stride *s, uint64_t slot, uint64_t e)
+{
+	uint64_t c = chunk_of(s);
+
+	return at_turn(s, e / c, slot, e % c);
 }
 
 /* Rounds of the repair below; each fixes what the previous could not. */
@@ -54,22 +77,21 @@ static void swap(uint64_t *offs, uint64_t i, uint64_t j)
 	offs[j] = t;
 }
 
-/* Swap element i with one of its block that leaves no equal steps near either. */
-static bool unstride_at(uint64_t *offs, uint64_t n, uint64_t i, uint64_t block,
+/* Swap element i with another of its group that leaves no equal steps near either. */
+static bool unstride_at(const struct mp_ref_stride *s, uint64_t *offs, uint64_t i,
 			struct mp_rng *g)
 {
-	uint64_t first = i / block * block, size = n - first < block ? n - first : block;
-	uint64_t r = mp_rng_below(g, size);
+	uint64_t total = mp_ref_stride_count(s), r = mp_rng_below(g, s->n), slot = turn_of(s, i);
 
-	for (uint64_t k = 0; k < size; k++) {
-		uint64_t j = first + (r + k) % size;
+	for (uint64_t e = 0; e < s->n; e++) {
+		uint64_t p = place(s, slot, (r + e) % s->n);
 
-		if (j == i)
+		if (p == i)
 			continue;
-		swap(offs, i, j);
-		if (!strided_near(offs, n, i) && !strided_near(offs, n, j))
+		swap(offs, i, p);
+		if (!strided_near(offs, total, i) && !strided_near(offs, total, p))
 			return true;
-		swap(offs, i, j);
+		swap(offs, i, p);
 	}
 	return false;
 }
@@ -77,32 +99,43 @@ static bool unstride_at(uint64_t *offs, uint64_t n, uint64_t i, uint64_t block,
 /*
  * Break every pair of equal steps in a row (a stride prefetcher fires on
  * two: docs/algorithms.md, "Reference strings") by swapping the element
- * with another of its own block (a group: the order stays group by group).
- * Blocks of two or three elements cannot always avoid it; bounded passes.
+ * with another of its own group (the order of the groups' turns stays).
+ * Groups of two or three elements cannot always avoid it; bounded passes.
  */
-static void unstride(uint64_t *offs, uint64_t n, uint64_t block, struct mp_rng *g)
+static void unstride(const struct mp_ref_stride *s, uint64_t *offs, struct mp_rng *g)
 {
-	for (unsigned pass = 0; n > 2 && block > 1 && pass < UNSTRIDE_PASSES; pass++) {
+	uint64_t n = mp_ref_stride_count(s);
+
+	for (unsigned pass = 0; n > 2 && s->n > 1 && pass < UNSTRIDE_PASSES; pass++) {
 		bool left = false;
 
 		for (uint64_t i = 0; i < n; i++)
 			if (step_at(offs, n, i) == step_at(offs, n, i + n - 1))
-				left |= !unstride_at(offs, n, i, block, g);
+				left |= !unstride_at(s, offs, i, g);
 		if (!left)
 			return;
 	}
 }
 
+/* Swap the elements of the groups in turns a and b. */
+static void swap_turns(const struct mp_ref_stride *s, uint64_t *offs, uint64_t a, uint64_t b)
+{
+	for (uint64_t e = 0; a != b && e < s->n; e++)
+		swap(offs, place(s, a, e), place(s, b, e));
+}
+
 void mp_ref_stride_order(const struct mp_ref_stride *s, uint64_t *offs, struct mp_rng *g)
 {
-	/* Shuffle the group numbers in place first, then expand each group
-	 * from the last: group i overwrites only numbers already used. */
-	for (uint64_t i = 0; i < s->groups; i++)
-		offs[i] = i;
-	mp_ref_shuffle(offs, s->groups, g);
-	for (uint64_t i = s->groups; i-- > 0;)
-		group_offsets(s, offs[i], offs + i * s->n, g);
-	unstride(offs, mp_ref_stride_count(s), s->n, g);
+	for (uint64_t slot = 0; slot < s->groups; slot++) {
+		for (uint64_t e = 0; e < s->n; e++)
+			offs[place(s, slot, e)] = slot * s->group_stride + e * s->stride +
+						  (e >= s->shift_from ? s->shift : 0);
+		for (uint64_t e = s->n; e-- > 1;)
+			swap(offs, place(s, slot, e), place(s, slot, mp_rng_below(g, e + 1)));
+	}
+	for (uint64_t a = s->groups; a-- > 1;)
+		swap_turns(s, offs, a, mp_rng_below(g, a + 1));
+	unstride(s, offs, g);
 }
 
 void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
@@ -121,7 +154,7 @@ uint64_t mp_ref_evict_order(uint64_t xoff, uint64_t xlines, uint64_t words, uint
 		offs[i] = (xlines + i) * stride + yoff;
 	mp_ref_shuffle(offs, m, g);
 	/* The x words hit above: the levels below see the y lines alone. */
-	unstride(offs, m, m, g);
+	unstride(&(struct mp_ref_stride){ stride, m, m, 0, 1, 0, 0 }, offs, g);
 	/* Merge from the back (a line is read before its place is written):
 	 * x access j goes to position j * total / xs. */
 	for (uint64_t pos = total; xs && pos-- > 0;) {

@@ -127,21 +127,22 @@ struct mp_ref_stride {
 	uint64_t shift;
 	uint64_t groups;       /* at least 1 */
 	uint64_t group_stride;
+	uint64_t chunk;        /* elements of a group visited in a row (0: the whole group) */
 };
 
 static inline struct mp_ref_stride mp_ref_gap(uint64_t n, uint64_t k, uint64_t o)
 {
-	return (struct mp_ref_stride){ k, n, n - 1, o, 1, 0 };
+	return (struct mp_ref_stride){ k, n, n - 1, o, 1, 0, 0 };
 }
 
 static inline struct mp_ref_stride mp_ref_xray(uint64_t s, uint64_t n)
 {
-	return (struct mp_ref_stride){ s, n, n, 0, 1, 0 };
+	return (struct mp_ref_stride){ s, n, n, 0, 1, 0, 0 };
 }
 
 static inline struct mp_ref_stride mp_ref_xray_block(uint64_t way, uint64_t assoc, uint64_t b)
 {
-	return (struct mp_ref_stride){ way, 2 * assoc, assoc, b, 1, 0 };
+	return (struct mp_ref_stride){ way, 2 * assoc, assoc, b, 1, 0, 0 };
 }
 
 /* Elements in the set, and the bytes from base it reaches. */
@@ -150,11 +151,16 @@ uint64_t mp_ref_stride_span(const struct mp_ref_stride *s);
 
 /*
  * Write the set's offsets into offs[0 .. count) in a pseudo-random visiting
- * order (X-Ray 4.4.3): the groups in shuffled order, each group's elements
- * shuffled and visited together, and no two steps in a row alike where a
- * group has more than three elements (docs/algorithms.md, "Reference
- * strings").  Links the elements at base + offs[i] into one cycle in that
- * order; offs keeps the order.  Returns the element a chase starts from.
+ * order a prefetcher cannot follow (X-Ray 4.4.3): each group's elements
+ * shuffled, visited `chunk` at a time, the groups taking turns in one
+ * shuffled order (whole groups where chunk is 0), and no two steps in a
+ * row alike where a group has more than three elements (docs/algorithms.md,
+ * "Reference strings").  A group is what one set of the level under test
+ * holds (X-Ray 4.5.1); between two chunks of a group the other groups pass
+ * through the sets above, so that its lines leave them (chunk sizes:
+ * docs/algorithms.md, "Lower levels: compact sets").  Links the elements at
+ * base + offs[i] into one cycle in that order; offs keeps the order.
+ * Returns the element a chase starts from.
  */
 void *mp_ref_stride_chain(uint8_t *base, const struct mp_ref_stride *s, uint64_t *offs,
 			  struct mp_rng *g);

@@ -15,7 +15,7 @@
  * the default 256 MB gives them. */
 #define PC_ARENA (2ull << 30)
 
-static int pc_open(struct ps_run *s, const char *path, int rough)
+static inline int pc_open(struct ps_run *s, const char *path, int rough)
 {
 	if (!ps_open(s, path, rough))
 		return 0;

@@ -128,22 +128,16 @@ static inline int ps_platform(const struct mp_sim_model *m, const char *name,
 	return 1;
 }
 
-/* Load a model (a rough copy if asked) and open the sim platform on it. */
 static const char *const variant_names[] = {
 	[PS_EXACT] = "", [PS_ROUGH] = " (rough)",
 	[PS_REFUSED] = " (rough, no contiguous memory)", [PS_NEIGHBOUR] = " (neighbour)",
 };
 
-static inline int ps_open(struct ps_run *s, const char *path, int rough)
+/* Make s->model (loaded) the variant `rough` and open the platform on it. */
+static inline int ps_variant(struct ps_run *s, int rough)
 {
 	struct mp_sim_model *m = &s->full;
-	char err[256];
 
-	memset(s, 0, sizeof(*s));
-	if (mp_sim_model_load(m, path, err, sizeof(err)) != 0) {
-		CHECK(0, "%s loads: %s", path, err);
-		return 0;
-	}
 	if (rough == PS_NEIGHBOUR) {
 		m->neighbour.entries = PS_NB_ENTRIES;
 		m->neighbour.on = PS_NB_CYCLES;
@@ -161,6 +155,32 @@ static inline int ps_open(struct ps_run *s, const char *path, int rough)
 	snprintf(s->name, sizeof(s->name), "%s%s", m->name, variant_names[rough]);
 	mp_config_defaults(&s->cfg);
 	return ps_platform(m, s->name, &s->p, &s->r);
+}
+
+/* Load a model (a rough copy if asked) and open the sim platform on it; s->model is CPU 0's type. */
+static inline int ps_open(struct ps_run *s, const char *path, int rough)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (mp_sim_model_load(&s->full, path, err, sizeof(err)) != 0) {
+		CHECK(0, "%s loads: %s", path, err);
+		return 0;
+	}
+	return ps_variant(s, rough);
+}
+
+/* The same from a model's text (a model built in a test). */
+static inline int ps_open_text(struct ps_run *s, const char *name, const char *text, int rough)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (mp_sim_model_parse(&s->full, name, text, strlen(text), err, sizeof(err)) != 0) {
+		CHECK(0, "%s parses: %s", name, err);
+		return 0;
+	}
+	return ps_variant(s, rough);
 }
 
 /* Run one probe, timed into s->wall; its record, whose status is the caller's to check. */

@@ -15,7 +15,9 @@
  * An exclusive level whose way is the L1's (Athlon MP: 32 KB both) is
  * exact too: together they act as one set of both ways (X-Ray measured
  * 576 KB, 18-way there, 5.2.2), and the probe splits its own share off;
- * the combined capacity is its effective size.
+ * the combined capacity is its effective size.  Exclusive hierarchies of
+ * other ratios: test_probe_exclusive.c.  An argument runs only the models
+ * whose file name contains it.
  *
  * Rough copy (noise, scattered frames, contiguous memory granted where
  * asked): every value recorded must be right, and a value not measured

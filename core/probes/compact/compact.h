@@ -37,8 +37,10 @@ struct mp_lower {
 	int32_t level;
 	uint64_t d;            /* X-Ray's S_old: the largest way size above */
 	uint64_t u;            /* lines per upper set: MP_COMPACT_OVERFILL x sum of upper ways */
+	uint64_t above_ways;   /* the sum of the upper ways */
 	uint64_t union_ways;   /* ways above that hold lines this level lacks if exclusive */
-	uint64_t union_bytes;  /* and the capacity of their levels */
+	int32_t nunion;        /* their levels, nearest first: */
+	struct { uint64_t ways, way; } uni[MP_MAX_CACHES];
 	uint64_t mid_ways_max; /* the most ways of any level between the L1 and this one */
 	uint64_t top_line;     /* the L1 line */
 	uint64_t top_ways;     /* the L1 ways */

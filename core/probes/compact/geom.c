@@ -10,6 +10,8 @@
  * the largest upper way size (a multiple of every upper way size, as they
  * are powers of two), and r just large enough that each upper set gets
  * MP_COMPACT_OVERFILL times the ways above (X-Ray: just more than A_up).
+ * The groups take turns a chunk of lines at a time (chunk()), so that an
+ * exclusive level's lines leave the levels above between two chunks.
  * Where S < D (X-Ray's Athlon case, an upper way larger than this level's)
  * the set is not split; it then spreads over D / S upper sets, each of
  * which must still get that many lines.
@@ -25,16 +27,66 @@
 
 /*
  * Groups a set is split into at least, where they fit in a stride: with
- * two or more, each group leaves the levels above entirely while the
- * others are visited, so an exclusive level must hold every group alone
+ * two or more, each group's lines leave the levels above while the others
+ * are visited (chunk()), so an exclusive level must hold every group alone
  * and shows its own ways (one group would share the upper ways: X-Ray
  * measured C1 + C2 that way on the Athlon and Opteron, 5.2.2).
  */
 #define LOWER_MIN_GROUPS 2u
+/*
+ * From a stride of this many upper ways D on, the groups stay within half
+ * of it: the ladder's last step, at twice the way W, must find A + 1
+ * again, and groups beyond W would share sets of the level (a 256K way
+ * under a 64K one holds four groups only).
+ */
+#define GROUPS_HALF 4u
+/* At most this many times the lines an upper set needs, for more groups. */
+#define GROUPS_COST 2u
 /* Elements of the first ladder step: enough to stay below the plateau
  * (A + 1) of any level up to 63 ways, few enough to time quickly. */
 #define LADDER_START_N 64u
 #define WORD 8u
+
+/*
+ * Elements of a group visited in a row: few enough that the other groups'
+ * turns in between (r - 1 chunks) push them out of every level above.  An
+ * exclusive level holds only the lines the levels above do not: a group
+ * visited whole leaves A + 1 lines in its set only once the next group
+ * pushes the last ones down, and the set then drops just one, the next to
+ * come (the first visited), so A + 1 lines miss once per visit, too weak a
+ * signal among many (the L1's lines counted into an exclusive L2).  Pushed
+ * out one chunk at a time, a set of A + 1 overflows after every chunk, and
+ * drops the line that comes next: a miss per chunk (per line where r
+ * exceeds the ways above), as any level cycled through more lines than its
+ * ways (docs/algorithms.md, "Exclusive levels: chunks").
+ */
+static uint64_t chunk(const struct mp_lower *lv, uint64_t r)
+{
+	return r > 1 ? (lv->above_ways + r - 2) / (r - 1) : 0;
+}
+
+/* The span the groups of a set at this stride may take. */
+static uint64_t group_room(const struct mp_lower *lv, uint64_t stride)
+{
+	return stride >= GROUPS_HALF * lv->d ? stride / 2 : stride;
+}
+
+/*
+ * More groups where they fit, up to one more than the upper ways (chunks
+ * of one line), as long as each upper set gets at most GROUPS_COST times
+ * the lines it needs (the cost of a set grows with its lines) and the set
+ * stays within half a TLB twin.
+ */
+static uint64_t more_groups(const struct mp_lower *lv, uint64_t r, uint64_t room, uint64_t per)
+{
+	uint64_t most = GROUPS_COST * lv->u < lv->cs.twin_max / 2 ? GROUPS_COST * lv->u
+								  : lv->cs.twin_max / 2;
+	uint64_t want = lv->above_ways + 1, fit = room / lv->d, twin = most / per;
+
+	want = want < fit ? want : fit;
+	want = want < twin ? want : twin;
+	return want > r ? want : r;
+}
 
 bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, uint64_t from,
 		    uint64_t b, struct mp_ref_stride *out)
@@ -44,12 +96,18 @@ bool mp_compact_shape(const struct mp_lower *lv, uint64_t stride, uint64_t n, ui
 	uint64_t part = from < n && n - from < from ? n - from : (from < n ? from : n);
 	uint64_t per = stride >= lv->d ? part : part * stride / lv->d;
 	uint64_t r = per >= lv->u ? 1 : (lv->u + per - 1) / (per ? per : 1);
+	uint64_t room = group_room(lv, stride);
 
-	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= stride)
+	if (r < LOWER_MIN_GROUPS && LOWER_MIN_GROUPS * lv->d <= room)
 		r = LOWER_MIN_GROUPS;
-	if (per == 0 || (r > 1 && (stride < lv->d || r * lv->d > stride)))
+	if (r > 1)
+		r = more_groups(lv, r, room, per);
+	/* Fewer groups where they do not fit, as long as the upper sets still overflow. */
+	if (r > 1 && stride >= lv->d && r * lv->d > room && room / lv->d * per > lv->above_ways)
+		r = room / lv->d;
+	if (per == 0 || (r > 1 && (stride < lv->d || r * lv->d > room)))
 		return false;
-	*out = (struct mp_ref_stride){ stride, n, from, b, r, lv->d };
+	*out = (struct mp_ref_stride){ stride, n, from, b, r, lv->d, chunk(lv, r) };
 	return true;
 }
 
@@ -103,7 +161,7 @@ static int bracketed_spill(struct mp_lower *lv, uint64_t stride, uint64_t old, u
 /* The fewest elements a set at this stride can have and still be built. */
 static uint64_t buildable_from(const struct mp_lower *lv, uint64_t stride)
 {
-	uint64_t n = (lv->u * lv->d + stride - 1) / stride;
+	uint64_t room = group_room(lv, stride), n = (lv->u * lv->d + room - 1) / room;
 
 	return n > 1 ? n : 1;
 }

@@ -11,12 +11,15 @@
  * than its ways can still hit on most of them).  The lines must also miss
  * in every level above on every visit, or a non-inclusive level under a
  * large upper level would hold them together with it just the same: n
- * must be at least twice the ways of any level above.  Where it cannot be
- * (Ice Lake's 20-way L2 over a 12-way L3), exclusion is not tested, and a
- * level that back-invalidates nothing is reported non-inclusive with a
- * note.  The ladder's groups (core/probes/compact/geom.c) keep the upper
- * ways from adding to any one group, so A itself is the physical
- * associativity.
+ * must be at least twice the ways of any level above, or else A + U with U
+ * at least the ways of every level above (each upper set is then over-full
+ * by A lines at least: Ice Lake's 20-way L2 over a 12-way L3, an exclusive
+ * 8-way L2 under a 12-way L1).  Where neither can be, exclusion is not
+ * tested, and a level that back-invalidates nothing is reported
+ * non-inclusive with a note.  The ladder's groups, visited a chunk at a time
+ * (core/probes/compact/geom.c), keep the upper ways from adding to any one
+ * group, so A itself is the physical associativity, except where no line
+ * can leave the sets above without sharing a set here (split_joined()).
  *
  * Inclusion (back-invalidation): an inclusive level that evicts a line
  * takes it from the levels above too.  Line x is visited between m lines
@@ -25,7 +28,9 @@
  * level is inclusive, x then leaves the L1 as well and misses every time.
  * The reference moves x by D (the largest upper way): the same upper sets
  * and upper traffic, but another set here, where nothing pushes it out.  x
- * missing far more than its reference means inclusive.
+ * missing far more than its reference means inclusive, in every round,
+ * each at another place in the memory (a random offset), so that no one
+ * set's history decides.
  *
  * x must stay in the L1 between its visits.  Where this level's line is
  * longer than the L1's, the y lines sit in the other half of x's line-set
@@ -35,6 +40,7 @@
  * with x visited every m / words accesses): a check (x_kept) comes first.  No level between the L1 and this one may
  * be inclusive either: that level's own evictions of x would look the same.
  */
+#include "core/lib/bits.h"
 #include "core/probes/compact/compact.h"
 
 const char mp_compact_no_room[] = "the inclusion tests do not fit the memory";
@@ -92,7 +98,9 @@ static int exclusive(struct mp_lower *lv, const struct mp_geom *g)
 	struct mp_ref_stride x = mp_ref_xray(together(lv, g), n), y = x;
 	int st;
 
-	if (n < INCL_THRASH * above)
+	if (n < INCL_THRASH * above && lv->union_ways >= above)
+		x.n = n = g->ways + lv->union_ways;
+	else if (n < INCL_THRASH * above)
 		return -3;
 	if ((st = mp_compact_set_compact(&lv->cs, &x)) != 1 || n < g->ways + lv->union_ways)
 		return st;
@@ -136,30 +144,51 @@ static int most_lines(struct mp_lower *lv, uint64_t stride, uint64_t *most)
 	return st < 0 ? st : 1;
 }
 
+/* Lines of the union levels' sets that lines `stride` apart reach: a set per way they span. */
+static uint64_t union_lines(const struct mp_lower *lv, uint64_t stride)
+{
+	uint64_t sum = 0;
+
+	for (int32_t k = 0; k < lv->nunion; k++)
+		sum += lv->uni[k].ways * (lv->uni[k].way > stride ? lv->uni[k].way / stride : 1);
+	return sum;
+}
+
 /*
- * An exclusive level whose sets act as one with those above (Athlon MP: its
- * way is the L1's): the ladder measured the joined sets, which hold this
- * level and the levels above it lacks (X-Ray 5.2.2's C1 + C2).  Its own
- * size is the difference.  Lines that far apart share one set in every
- * level, so the most of them that stay compact are its ways plus the
- * upper ones.  1 told (g is this level's own), 0 not, < 0 as above.
+ * An exclusive level whose sets act as one with those above (its way
+ * divides the L1's: every L1 set lies within one of its sets, so no set
+ * of the L1 can be filled without filling its set too; Athlon MP, or an
+ * L2 way smaller than the L1's): the ladder measured joined sets, X-Ray
+ * 5.2.2's C1 + C2.  Lines S apart reach max(1, W / S) sets of a level of
+ * way W, and fit when no more than those sets' ways together take them
+ * (a line is in one level only).  Far apart (T, above every way) they
+ * share one set everywhere: the most that fit are A plus the union ways.
+ * Halving S, what fits beyond the union levels' share stays A while S is
+ * at least W, and is 2A at S = W / 2: that gives the way.  1 told (g is
+ * this level's own), 0 not (what fits is neither), < 0 as above.
  */
 static int split_joined(struct mp_lower *lv, struct mp_geom *g)
 {
-	uint64_t joined = g->ways * g->way, own, lines, ways;
+	uint64_t far = mp_pow2_floor(2 * g->ways * g->way - 1), lines, ways;
 	int st;
 
-	if (joined <= lv->union_bytes || !g->line)
+	if (!g->line || (st = most_lines(lv, far, &lines)) != 1)
+		return g->line ? st : 0;
+	if (lines <= lv->union_ways)
 		return 0;
-	own = joined - lv->union_bytes;
-	st = most_lines(lv, own, &lines);
-	if (st != 1 || lines <= lv->union_ways)
-		return st;
 	ways = lines - lv->union_ways;
-	if (own % ways || (own / ways) % g->line)
-		return 0;
-	*g = (struct mp_geom){ ways, own / ways, g->line, MP_INCL_EXCLUSIVE };
-	return 1;
+	for (uint64_t s = far / 2; s >= g->line; s /= 2) {
+		if ((st = most_lines(lv, s, &lines)) != 1)
+			return st;
+		if (lines < union_lines(lv, s) || (lines - union_lines(lv, s)) % ways ||
+		    (lines - union_lines(lv, s)) / ways > 2)
+			return 0;
+		if ((lines - union_lines(lv, s)) / ways == 2) {
+			*g = (struct mp_geom){ ways, 2 * s, g->line, MP_INCL_EXCLUSIVE };
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The back-invalidation string for this level. */
@@ -171,8 +200,12 @@ struct evict {
  * The y lines: twice as many as this level has ways, so that they miss
  * here whether or not x still takes a way (a tree-PLRU set can keep a line
  * nobody touches for long): then only x's own misses tell T from its
- * reference.  More than any level in between has (they must reach this
- * one) and more than the L1 ways x leaves them (they must miss there too).
+ * reference.  Twice as many as any level in between has (they must reach
+ * this one, on every visit: 24 lines through a 20-way tree-PLRU L2 hit
+ * there on some visits and not others, and the string's time wandered by
+ * several percent from round to round, enough to pass for a
+ * back-invalidation), and more than the L1 ways x leaves them (they must
+ * miss there too).
  * `fewer`: as many as this level has ways, the fewest that push x out of
  * an LRU set, for an L1 that keeps x only when the y lines are few (see
  * x_kept): once x is out they fit, and only an inclusive level keeps
@@ -182,7 +215,7 @@ static uint64_t y_lines(const struct mp_lower *lv, const struct mp_geom *g, uint
 			bool fewer)
 {
 	uint64_t here = fewer ? g->ways : 2 * g->ways;
-	uint64_t m = here > lv->mid_ways_max ? here : lv->mid_ways_max + 1;
+	uint64_t mid = INCL_THRASH * lv->mid_ways_max, m = here > mid ? here : mid;
 	uint64_t l1 = lv->top_ways > xlines ? lv->top_ways - xlines + 1 : 2;
 
 	return m > l1 ? m : l1;
@@ -262,10 +295,13 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 	if (kept <= 0)
 		return kept < 0 ? kept : 2;
 	for (unsigned round = 0; round < MP_COMPACT_SET_ROUNDS; round++) {
-		enum mp_status st = evict_time(lv, &e, 0, &t);
+		enum mp_status st;
 
+		mp_compact_set_place(&lv->cs, (e.xlines + e.m) * e.stride + lv->d);
+		st = evict_time(lv, &e, 0, &t);
 		if (st == MP_OK)
 			st = evict_time(lv, &e, lv->d, &ref);
+		lv->cs.shift = 0;
 		if (st != MP_OK)
 			return st == MP_ENOMEM ? -2 : -1;
 		best = round == 0 || t < best ? t : best;

@@ -105,12 +105,18 @@ static enum mp_status alloc(struct mp_ctx *c, uint64_t bytes, struct mp_mem *m)
 	return st;
 }
 
-/* Sum of the ways above that an exclusive level i would add to its own. */
-static uint64_t union_ways(const struct above *up, int32_t i)
+/* The levels above whose lines an exclusive level i lacks: i - 1, and on while exclusive. */
+static void union_levels(const struct above *up, int32_t i, struct mp_lower *lv)
 {
-	uint64_t w = up->g[i - 1].ways;
-
-	return i > 2 && up->g[i - 1].incl == MP_INCL_EXCLUSIVE ? w + union_ways(up, i - 1) : w;
+	lv->nunion = 0;
+	lv->union_ways = 0;
+	for (int32_t k = i - 1; k >= 1; k--) {
+		lv->union_ways += up->g[k].ways;
+		lv->uni[lv->nunion].ways = up->g[k].ways;
+		lv->uni[lv->nunion++].way = up->g[k].way;
+		if (k == 1 || up->g[k].incl != MP_INCL_EXCLUSIVE)
+			break;
+	}
 }
 
 /* The exclusive level's combined capacity: its own and the ones above it holds apart. */
@@ -140,13 +146,13 @@ static void setup(struct mp_lower *lv, const struct above *up, int32_t i, uint64
 	/* Many ways above (Power3's 128): one line more than they hold is
 	 * enough for LRU, PLRU and FIFO, and keeps the sets within a twin. */
 	lv->u = MP_COMPACT_OVERFILL * sum;
+	lv->above_ways = sum;
 	if (lv->u > lv->cs.twin_max / 4)
 		lv->u = sum + 1 > lv->cs.twin_max / 4 ? sum + 1 : lv->cs.twin_max / 4;
 	/* The baseline <D, U> must fit the level: keep it within half the hint. */
 	if (hint && lv->u * d > hint / 2)
 		lv->u = hint / 2 / d > sum + 1 ? hint / 2 / d : sum + 1;
-	lv->union_ways = union_ways(up, i);
-	lv->union_bytes = combined(up, i, 0);
+	union_levels(up, i, lv);
 	lv->mid_ways_max = most;
 	lv->top_line = up->g[1].line;
 	lv->top_ways = up->g[1].ways;

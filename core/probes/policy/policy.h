@@ -39,6 +39,13 @@ struct pol_ctx {
 /* Flush the lines of [at, at + bytes) from every cache; MP_UNSUPPORTED if the platform cannot. */
 enum mp_status mp_policy_flush(struct pol_ctx *p, uint8_t *at, uint64_t bytes, uint64_t line);
 
+/*
+ * The most a string can hold without missing at lv[i]: the level, and
+ * where it is exclusive the levels above whose lines it lacks (the level
+ * above, and on while that one is exclusive too).
+ */
+uint64_t mp_policy_holds(const struct pol_level *lv, int32_t i);
+
 /* The replacement policy of lv[i] (levels 0 .. i-1 are the ones above it). */
 enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_level *lv,
 					  int32_t i);

@@ -171,7 +171,7 @@ static uint64_t need(const struct pol_level *lv, int32_t n)
 
 	for (int32_t i = 0; i < n; i++) {
 		uint64_t repl = (2 * lv[i].ways + 2) * lv[i].way_bytes;
-		uint64_t over = lv[i].size + lv[i].size / 4;
+		uint64_t over = mp_policy_holds(lv, i) + mp_policy_holds(lv, i) / 4;
 
 		big = repl > big ? repl : big;
 		big = over > big ? over : big;
@@ -189,6 +189,9 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
 		note_level(p->c, lv[i].level, "sets not reachable one by one (frames not "
 					      "contiguous over a way): only random or not");
+	else if (i > 0 && lv[i].way_bytes <= lv[i - 1].way_bytes)
+		note_level(p->c, lv[i].level, "sets not reachable one by one (its way is not "
+					      "larger than the one above): only random or not");
 	if (rec->replacement == MP_REPL_UNKNOWN)
 		note_level(p->c, lv[i].level, "replacement policy could not be told");
 }

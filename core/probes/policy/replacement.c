@@ -25,6 +25,7 @@
  * missed in a row, which leaves LRU, FIFO and tree PLRU in a known state
  * whatever came before.
  */
+#include "core/lib/bits.h"
 #include "core/measure/timing.h"
 #include "core/probes/policy/policy.h"
 #include "core/probes/policy/set_model.h"
@@ -329,6 +330,28 @@ static enum mp_replacement classify(struct repl *r)
 	return c.n == 0 ? MP_REPL_LRU_LIKE : tell_apart(r, &c);
 }
 
+/*
+ * Lines that must follow a line in its sets above for it to leave them all:
+ * the most ways of any level above (the same lines push it out of each),
+ * but where a level is exclusive the line only reaches it when pushed out
+ * of the level above, so its ways add to those (L1 8 + exclusive L2 8:
+ * 16 before a line reaches an exclusive L3; with 8 it stayed in the L2 and
+ * an LRU L3 looked random).  A tree-PLRU set whose ways are not a power of
+ * two does not always reach every way in as many misses: its tree's leaves
+ * are counted (16 for a 12-way L1, which kept lines past 12 misses).
+ */
+static uint64_t ways_above(const struct pol_level *lv, int32_t i)
+{
+	uint64_t w = 0;
+
+	for (int32_t u = 0; u < i; u++) {
+		uint64_t leaves = mp_pow2_floor(2 * lv[u].ways - 1);
+
+		w = lv[u].exclusive ? w + leaves : (leaves > w ? leaves : w);
+	}
+	return w;
+}
+
 /* Geometry of the experiment for lv[i]; false when it cannot be set up. */
 static bool setup(struct repl *r, struct pol_ctx *p, const struct pol_level *lv, int32_t i)
 {
@@ -338,18 +361,18 @@ static bool setup(struct repl *r, struct pol_ctx *p, const struct pol_level *lv,
 	r->lv = l;
 	r->up_way = 0;
 	r->up_ways = 0;
-	for (int32_t u = 0; u < i; u++) {
+	for (int32_t u = 0; u < i; u++)
 		r->up_way = lv[u].way_bytes > r->up_way ? lv[u].way_bytes : r->up_way;
-		r->up_ways = lv[u].ways > r->up_ways ? lv[u].ways : r->up_ways;
-	}
+	r->up_ways = ways_above(lv, i);
 	r->sets = (i ? r->up_way : l->way_bytes) / l->line / REPL_SET_SHARE;
 	r->sets = r->sets < TIMED_SETS ? r->sets : TIMED_SETS;
 	r->rows = 2 * l->ways + REPL_EXTRA;
-	r->span = i ? l->way_bytes / r->up_way - 1 : 1;
+	r->span = i && l->way_bytes > r->up_way ? l->way_bytes / r->up_way - 1 : 1;
 	r->pool = r->span * r->rows;
 	r->next_ev = 0;
 	r->exclusive = l->exclusive;
-	if (r->sets == 0 || l->ways < 2 || l->ways > MP_SET_MODEL_MAX_WAYS || r->span == 0 ||
+	if (r->sets == 0 || l->ways < 2 || l->ways > MP_SET_MODEL_MAX_WAYS ||
+	    (i && l->way_bytes <= r->up_way) ||
 	    (i && r->pool <= 2 * r->up_ways) || r->rows * l->way_bytes > p->m->bytes ||
 	    !(l->next > l->hit))
 		return false;
@@ -392,18 +415,29 @@ static double spread(struct pol_ctx *p, uint64_t bytes, uint64_t line)
 	return (hi - lo) / lo;
 }
 
+uint64_t mp_policy_holds(const struct pol_level *lv, int32_t i)
+{
+	uint64_t sum = lv[i].size;
+
+	for (int32_t u = i - 1; u >= 0 && lv[u + 1].exclusive; u--)
+		sum += lv[u].size;
+	return sum;
+}
+
 /*
  * AMP's criterion where the sets cannot be reached one by one (scattered
  * frames under a way larger than a page, or a level whose way equals the
- * way above): the same experiment repeated from empty caches, a string a
- * quarter larger than the level (1 / REPL_OVER_DIV), warmed and timed.  A policy that
+ * way above, or smaller): the same experiment repeated from empty caches, a
+ * string a quarter larger than the level (1 / REPL_OVER_DIV) and the levels
+ * above it lacks if exclusive (mp_policy_holds), warmed and timed.  A policy that
  * decides by the history (LRU, PLRU, FIFO) misses the same lines every
  * time; random replacement misses different ones, so its times differ by
  * more than those of a string that fits.
  */
-static enum mp_replacement repeatable(struct pol_ctx *p, const struct pol_level *l)
+static enum mp_replacement repeatable(struct pol_ctx *p, const struct pol_level *lv, int32_t i)
 {
-	uint64_t over = l->size + l->size / REPL_OVER_DIV, fit = l->size / 2;
+	const struct pol_level *l = &lv[i];
+	uint64_t most = mp_policy_holds(lv, i), over = most + most / REPL_OVER_DIV, fit = l->size / 2;
 	double s_over, s_fit;
 
 	over -= over % l->line;
@@ -425,8 +459,8 @@ enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_le
 	static struct repl r;
 
 	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
-		return repeatable(p, &lv[i]);
+		return repeatable(p, lv, i);
 	if (!setup(&r, p, lv, i))
-		return lv[i].ways < 2 ? MP_REPL_UNKNOWN : repeatable(p, &lv[i]);
+		return lv[i].ways < 2 ? MP_REPL_UNKNOWN : repeatable(p, lv, i);
 	return classify(&r);
 }

@@ -68,7 +68,7 @@ static void test_block(void)
 /* Groups are visited whole, each group's elements together. */
 static void test_groups(void)
 {
-	struct mp_ref_stride x = { 65536, 6, 6, 0, 4, 4096 };
+	struct mp_ref_stride x = { 65536, 6, 6, 0, 4, 4096, 0 };
 	uint64_t got[32], n;
 	int whole = 1;
 	struct mp_rng r;
@@ -82,6 +82,34 @@ static void test_groups(void)
 	for (uint64_t i = 0; i < n; i++)
 		whole &= got[i] % 4096 == 0 && got[i] / 65536 < 6 && got[i] % 65536 < 4 * 4096;
 	CHECK(whole, "elements at g * S_old + e * S");
+}
+
+/*
+ * Chunks of 2: the groups take turns in one order, two elements each, so
+ * that every group's next chunk comes after the other three groups' chunks.
+ */
+static void test_chunks(void)
+{
+	struct mp_ref_stride x = { 65536, 7, 7, 0, 4, 4096, 2 };
+	uint64_t got[32], n, seen[4] = { 0 };
+	int turns = 1, all = 1;
+	struct mp_rng r;
+
+	mp_rng_seed(&r, 6);
+	n = walk(mp_ref_stride_chain(mem, &x, offs, &r), 32, got);
+	CHECK_EQ_INT(n, 28, "<64K,7,4K,4> in chunks of 2 has 28 elements");
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t round = i < 24 ? i / 8 : 3, at = i < 24 ? i % 8 / 2 : i - 24;
+		uint64_t first = round < 3 ? round * 8 + at * 2 : 24 + at;
+
+		turns &= got[i] % 65536 / 4096 == got[first] % 65536 / 4096;
+		turns &= got[i] % 65536 / 4096 == got[at * 2] % 65536 / 4096;
+		seen[got[i] % 65536 / 4096] |= 1ull << (got[i] / 65536);
+	}
+	CHECK(turns, "groups take turns in one order, a chunk of 2 each (the last round 1)");
+	for (int g = 0; g < 4; g++)
+		all &= seen[g] == 0x7f;
+	CHECK(all, "every group's 7 elements visited once");
 }
 
 static void test_evict(void)
@@ -149,6 +177,7 @@ int main(void)
 	test_gap();
 	test_block();
 	test_groups();
+	test_chunks();
 	test_evict();
 	test_twin();
 	test_twin_blocks();
