@@ -56,6 +56,7 @@ void mp_result_init(struct mp_result *r, const char *platform)
 		mp_tlb_init(&r->tlbs[i]);
 		mp_tlb_init(&r->documented.tlbs[i]);
 	}
+	r->topology = (struct mp_topology){ MP_NA, MP_NA, MP_NA };
 }
 
 struct mp_cache *mp_result_add_cache(struct mp_result *r)
