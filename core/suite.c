@@ -14,7 +14,14 @@
 /* Large enough for a full result with every curve at full resolution. */
 #define OUT_BYTES (1u << 20)
 
+/*
+ * The multi-core probes run whatever the method (MP_METHOD_BOTH: they vote
+ * or take minima themselves, and are not repeated in rounds): "topology"
+ * first, "cores" and "c2c" last, when every level of the boot CPU is known.
+ */
 const struct mp_probe_def mp_probes[] = {
+	{ "topology", "every logical CPU: packages, cores, threads, core types",
+	  mp_probe_topology, MP_METHOD_BOTH },
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
 	  MP_METHOD_TIMING },
 	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING },
@@ -37,6 +44,10 @@ const struct mp_probe_def mp_probes[] = {
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
 	  mp_probe_papi, MP_METHOD_COUNTERS },
+	{ "cores", "every core type's caches and TLBs on one of its CPUs; which logical CPUs share "
+		   "each data cache level, measured (X-Ray SMT/SMP)", mp_probe_cores, MP_METHOD_BOTH },
+	{ "c2c", "core-to-core latency: a cache line passed between two logical CPUs",
+	  mp_probe_c2c, MP_METHOD_BOTH },
 };
 const unsigned mp_nprobes = MP_COUNT_OF(mp_probes);
 
@@ -186,6 +197,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct 
 				mp_probes[i].name);
 	}
 	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
+	mp_result_boot_type_sync(r);
 	mp_audit_judge(r);
 	if (mp_suite_save(p, r) != MP_OK)
 		mp_log(p, MP_LOG_WARN, "results could not be stored after the merge of methods");

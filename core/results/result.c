@@ -199,3 +199,17 @@ const char *mp_probe_status_name(enum mp_probe_status s)
 
 	return name_of(names, MP_COUNT_OF(names), s);
 }
+
+void mp_core_type_copy(struct mp_core_type *t, const struct mp_result *from)
+{
+	t->ncaches = mp_count(from->ncaches, MP_MAX_CACHES);
+	mp_memcpy(t->caches, from->caches, sizeof(t->caches));
+	t->ntlbs = mp_count(from->ntlbs, MP_MAX_TLBS);
+	mp_memcpy(t->tlbs, from->tlbs, sizeof(t->tlbs));
+}
+
+void mp_result_boot_type_sync(struct mp_result *r)
+{
+	if (r->ncore_types > 0)
+		mp_core_type_copy(&r->core_types[0], r);
+}

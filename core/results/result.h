@@ -500,4 +500,14 @@ bool mp_result_unstable(const struct mp_result *r, const struct mp_structure *s,
  */
 void mp_result_reconcile(struct mp_result *r, bool compare);
 
+/* A core type's caches and TLBs: those of a result. */
+void mp_core_type_copy(struct mp_core_type *t, const struct mp_result *from);
+
+/*
+ * The boot CPU's core type (core_types[0]) made the top-level caches[] and
+ * tlbs[] again, after they changed (the reconciliation); nothing without
+ * core types.
+ */
+void mp_result_boot_type_sync(struct mp_result *r);
+
 #endif
