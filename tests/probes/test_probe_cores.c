@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The multi-core probes (topology, cores, c2c) through the suite, on the
+ * fake multi-processor platform of cores_fake.h around a small simulated
+ * core (TINY below, or the model file given as the first argument): the
+ * topology counted, the core types grouped and measured on one of their
+ * CPUs, every data level's sharing as the fake's ground truth says, the
+ * core-to-core latencies as the fake takes them, the work bounded on 256
+ * CPUs, and a platform of one CPU (or cores = boot) said so.  The result
+ * file of one run is checked against docs/result.schema.json.
+ */
+#include "tests/probes/cores_fake.h"
+#include "tests/probes/probe_sim.h"
+#include "core/results/writers.h"
+
+#define TINY_PATH "build/tests/cores-tiny.model"
+#define JSON_PATH "build/tests/cores-fake.json"
+/* The probes a multi-core run needs: the boot CPU's caches, then the three. */
+#define PROBES "topology,latency,l1,levels,compact,tlb,cores,c2c"
+/* run_beside calls that bound the sharing of three levels on any machine (binary searches). */
+#define MAX_BESIDES 600u
+
+/* Three data levels, small, so that a test runs in seconds. */
+static const char tiny[] =
+	"name = tiny3\n"
+	"clock freq=1G\n"
+	"cache L1D size=8K line=64 ways=4 latency=4 replacement=lru\n"
+	"cache L1I size=8K line=64 ways=4 latency=4 replacement=lru\n"
+	"cache L2 size=64K line=64 ways=8 latency=12 replacement=lru inclusion=inclusive\n"
+	"cache L3 size=512K line=64 ways=16 latency=40 replacement=lru inclusion=inclusive\n"
+	"tlb DTLB1 entries=32 ways=full page=4K latency=7\n"
+	"tlb ITLB1 entries=32 ways=full page=4K latency=7\n"
+	"memory latency=200\n"
+	"frames mode=contiguous\n";
+
+static const char *model_path = TINY_PATH;
+static struct ps_run run;
+static char json[1 << 20];
+static uint64_t levels[FK_MAX_LEVELS + 1];
+
+/* The model's data levels' sizes, for the fake and the checks; how many. */
+static uint32_t data_levels(const struct mp_sim_model *m)
+{
+	uint32_t n = 0;
+
+	while (n < FK_MAX_LEVELS && ps_cache(m, (int32_t)n + 1)) {
+		levels[n + 1] = ps_cache(m, (int32_t)n + 1)->size;
+		n++;
+	}
+	return n;
+}
+
+/* Open the model; with a machine, fake its CPUs; run the multi-core suite. */
+static int run_suite(const char *name, struct fk_machine *m, const char *cores)
+{
+	char why[128];
+
+	if (!ps_open(&run, model_path, PS_EXACT))
+		return 0;
+	snprintf(run.name, sizeof(run.name), "%s", name);
+	mp_config_set(&run.cfg, "probes", PROBES, why, sizeof(why));
+	mp_config_set(&run.cfg, "rounds", "1", why, sizeof(why));
+	mp_config_set(&run.cfg, "method", "timing", why, sizeof(why));
+	if (cores)
+		mp_config_set(&run.cfg, "cores", cores, why, sizeof(why));
+	if (m) {
+		m->nlevels = data_levels(&run.model);
+		m->level_bytes = levels;
+		fk_attach(run.p, m);
+	}
+	mp_suite_run(run.p, &run.cfg, &run.r);
+	return 1;
+}
+
+static const struct mp_probe *probe(const char *name)
+{
+	for (int32_t i = 0; i < run.r.nprobes; i++)
+		if (strcmp(run.r.probes[i].name, name) == 0)
+			return &run.r.probes[i];
+	return NULL;
+}
+
+static int noted(const char *what)
+{
+	for (int32_t i = 0; i < run.r.nnotes; i++)
+		if (strstr(run.r.notes[i], what))
+			return 1;
+	return 0;
+}
+
+static const struct mp_cache *cache_of(const struct mp_core_type *t, int32_t level)
+{
+	for (int32_t i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == level && t->caches[i].type != MP_KIND_INSTRUCTION)
+			return &t->caches[i];
+	return NULL;
+}
+
+static void check_topology(int32_t packages, int32_t cores, int32_t threads)
+{
+	const struct mp_topology *t = &run.r.topology;
+
+	CHECK(t->packages == packages && t->cores == cores && t->threads == threads,
+	      "%s: topology %d packages, %d cores, %d threads (want %d, %d, %d)", run.name,
+	      (int)t->packages, (int)t->cores, (int)t->threads, (int)packages, (int)cores,
+	      (int)threads);
+}
+
+/* Core type i: its name, how many CPUs, the first, each level's size and measured sharing. */
+static void check_type(int32_t i, const char *name, int32_t ncpus, int32_t first,
+		       const int32_t *shared)
+{
+	const struct mp_core_type *t = &run.r.core_types[i];
+
+	if (i >= run.r.ncore_types) {
+		CHECK(0, "%s: core type %d exists", run.name, (int)i);
+		return;
+	}
+	CHECK(strcmp(t->name, name) == 0 && t->ncpus == ncpus && t->cpus[0] == first,
+	      "%s: core type %d \"%s\" covers %d CPUs from %d (want \"%s\", %d from %d)", run.name,
+	      (int)i, t->name, (int)t->ncpus, (int)t->cpus[0], name, (int)ncpus, (int)first);
+	for (int32_t l = 1; l <= (int32_t)data_levels(&run.model); l++) {
+		const struct mp_cache *c = cache_of(t, l);
+
+		CHECK(c && c->size_bytes == (int64_t)levels[l],
+		      "%s: %s L%d measured, %lld bytes (model %llu)", run.name, name, (int)l,
+		      c ? (long long)c->size_bytes : -1LL, (unsigned long long)levels[l]);
+		CHECK(c && c->shared_by == shared[l], "%s: %s L%d shared by %d (truth %d)", run.name,
+		      name, (int)l, c ? (int)c->shared_by : -2, (int)shared[l]);
+	}
+}
+
+/* The top-level caches are the boot CPU's type's, shared_by included. */
+static void check_boot_top(void)
+{
+	int ok = run.r.ncore_types > 0 && run.r.ncaches == run.r.core_types[0].ncaches;
+
+	for (int32_t i = 0; ok && i < run.r.ncaches; i++)
+		ok = run.r.caches[i].shared_by == run.r.core_types[0].caches[i].shared_by &&
+		     run.r.caches[i].size_bytes == run.r.core_types[0].caches[i].size_bytes;
+	CHECK(ok, "%s: the top-level caches are the boot CPU's core type's", run.name);
+}
+
+/* Every pair measured, each latency the fake's transfer in ns. */
+static void check_c2c(uint32_t npairs)
+{
+	const struct mp_c2c *c = &run.r.core_to_core;
+	int exact = c->npairs > 0;
+
+	CHECK(strcmp(c->unit, "ns") == 0 && c->npairs == (int32_t)npairs,
+	      "%s: core to core in ns over %d pairs (want %u)", run.name, (int)c->npairs,
+	      (unsigned)npairs);
+	for (int32_t i = 0; i < c->npairs; i++) {
+		double want = fk_transfer(run.p, (uint32_t)c->pairs[i].a, (uint32_t)c->pairs[i].b) *
+			      1e9 / (double)run.p->tick_hz;
+
+		exact &= fabs(c->pairs[i].latency - want) <= 1e-9 * want;
+	}
+	CHECK(exact, "%s: every pair's latency is one transfer (round / 2) in ns", run.name);
+}
+
+/* The result file of this run validates against the schema. */
+static void check_schema(void)
+{
+	struct mp_buf b;
+	FILE *f = fopen(JSON_PATH, "w");
+
+	mp_buf_init(&b, json, sizeof(json));
+	mp_write_json(&b, &run.r);
+	if (f) {
+		fwrite(b.data, 1, b.len, f);
+		fclose(f);
+	}
+	CHECK(f && !b.overflow && system("python3 tests/results/validate_json.py " JSON_PATH) == 0,
+	      "%s: result.json validates against the schema", run.name);
+}
+
+/* 2 packages x 4 cores x 2 threads; L1, L2 per core, L3 per cluster of 2 cores. */
+static void test_smt_ccx(void)
+{
+	struct fk_machine m = { .packages = 2, .cores = 4, .threads = 2, .cluster = 2,
+				.per = { 0, 1, 1, 2 } };
+	static const int32_t shared[] = { 0, 2, 2, 4 };
+
+	if (!run_suite("smt-ccx 2x4x2", &m, NULL))
+		return;
+	check_topology(2, 8, 16);
+	check_type(0, "core", 16, 0, shared);
+	check_boot_top();
+	check_c2c(16 * 15 / 2);
+	check_schema();
+	ps_close(&run);
+}
+
+/* 2 packages x 8 cores, no SMT; L3 per package: the other package is tried and refused. */
+static void test_package_l3(void)
+{
+	struct fk_machine m = { .packages = 2, .cores = 8, .threads = 1, .cluster = 8,
+				.per = { 0, 1, 1, 8 } };
+	static const int32_t shared[] = { 0, 1, 1, 8 };
+
+	if (!run_suite("package-l3 2x8x1", &m, NULL))
+		return;
+	check_topology(2, 16, 16);
+	check_type(0, "core", 16, 0, shared);
+	check_c2c(16 * 15 / 2);
+	ps_close(&run);
+}
+
+/* Hybrid: 4 P cores of 2 threads, 4 E cores sharing an L2 by four; one L3 for all. */
+static void test_hybrid(void)
+{
+	struct fk_machine m = { .packages = 1, .cores = 8, .threads = 2, .cluster = 4,
+				.e_first = 4, .per = { 0, 1, 1, 8 }, .e_per = { 0, 1, 4, 8 } };
+	static const int32_t p_shared[] = { 0, 2, 2, 12 }, e_shared[] = { 0, 1, 4, 12 };
+
+	if (!run_suite("hybrid 4P+4E", &m, NULL))
+		return;
+	check_topology(1, 8, 12);
+	CHECK_EQ_INT(run.r.ncore_types, 2, "hybrid: two core types");
+	check_type(0, "P", 8, 0, p_shared);
+	check_type(1, "E", 4, 8, e_shared);
+	check_c2c(12 * 11 / 2);
+	ps_close(&run);
+}
+
+/* 2 x 64 x 2 = 256 CPUs: the sample and the binary search keep the work bounded. */
+static void test_large(void)
+{
+	struct fk_machine m = { .packages = 2, .cores = 64, .threads = 2, .cluster = 8,
+				.per = { 0, 1, 1, 8 } };
+	static const int32_t shared[] = { 0, 2, 2, 16 };
+	const struct mp_c2c *c = &run.r.core_to_core;
+	int sibling = 0, remote = 0, cluster = 0;
+
+	if (!run_suite("large 2x64x2", &m, NULL))
+		return;
+	check_topology(2, 128, 256);
+	check_type(0, "core", 256, 0, shared);
+	for (int32_t i = 0; i < c->npairs; i++) {
+		uint32_t t = fk_transfer(run.p, (uint32_t)c->pairs[i].a, (uint32_t)c->pairs[i].b);
+
+		sibling |= t == FK_LAT_CORE;
+		cluster |= t == FK_LAT_CLUSTER;
+		remote |= t == FK_LAT_REMOTE;
+	}
+	CHECK(c->npairs > 0 && c->npairs <= MP_MAX_PAIRS && sibling && cluster && remote,
+	      "%s: %d pairs, among them SMT siblings, a cluster, another package", run.name,
+	      (int)c->npairs);
+	CHECK(fk.besides <= MAX_BESIDES, "%s: sharing took %llu runs beside (at most %u)",
+	      run.name, (unsigned long long)fk.besides, MAX_BESIDES);
+	ps_close(&run);
+}
+
+/* The platform as it is: one CPU, no multi-processor operations. */
+static void test_single(void)
+{
+	static const uint16_t boot[] = { 0 };
+
+	if (!run_suite("one CPU", NULL, NULL))
+		return;
+	check_topology(1, 1, 1);
+	CHECK(run.r.ncore_types == 1 && run.r.core_types[0].ncpus == 1 &&
+		      memcmp(run.r.core_types[0].cpus, boot, sizeof(boot)) == 0,
+	      "one CPU: one core type of CPU 0");
+	CHECK(noted("one logical CPU") && probe("cores")->status == MP_PROBE_UNSUPPORTED &&
+		      probe("c2c")->status == MP_PROBE_UNSUPPORTED && run.r.core_to_core.npairs == 0,
+	      "one CPU: sharing and core to core not measured, and a note says why");
+	check_boot_top();
+	ps_close(&run);
+}
+
+/* cores = boot: the topology is counted, nothing runs on another CPU. */
+static void test_boot_only(void)
+{
+	struct fk_machine m = { .packages = 1, .cores = 4, .threads = 2, .cluster = 4,
+				.per = { 0, 1, 1, 4 } };
+
+	if (!run_suite("cores=boot 1x4x2", &m, "boot"))
+		return;
+	check_topology(1, 4, 8);
+	CHECK(fk.besides == 0 && fk.pingpongs == 0 && noted("cores = boot") &&
+		      run.r.caches[0].shared_by == MP_NA,
+	      "cores=boot: no run beside, no ping-pong, a note, shared_by not measured");
+	ps_close(&run);
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f = fopen(TINY_PATH, "w");
+
+	if (f) {
+		fputs(tiny, f);
+		fclose(f);
+	}
+	if (argc > 1)
+		model_path = argv[1];
+	test_single();
+	test_boot_only();
+	test_smt_ccx();
+	test_package_l3();
+	test_hybrid();
+	test_large();
+	return check_done();
+}
