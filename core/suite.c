@@ -93,6 +93,12 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 		st = store(p, name, &b);
 		worst = st != MP_OK ? st : worst;
 	}
+	if (r->core_to_core.npairs > 0) {
+		mp_buf_init(&b, out_mem, sizeof(out_mem));
+		mp_write_heatmap(&b, r);
+		st = store(p, MP_HEATMAP_NAME, &b);
+		worst = st != MP_OK ? st : worst;
+	}
 	return worst;
 }
 

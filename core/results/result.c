@@ -213,3 +213,34 @@ void mp_result_boot_type_sync(struct mp_result *r)
 	if (r->ncore_types > 0)
 		mp_core_type_copy(&r->core_types[0], r);
 }
+
+/* The CPUs of the pairs, ascending; how many. */
+int32_t mp_c2c_cpus(const struct mp_c2c *c, int32_t *cpus, int32_t max)
+{
+	int32_t n = 0;
+
+	for (int32_t i = 0; i < mp_count(c->npairs, MP_MAX_PAIRS); i++)
+		for (int k = 0; k < 2; k++) {
+			int32_t cpu = k ? c->pairs[i].b : c->pairs[i].a, j = n;
+			bool seen = false;
+
+			for (int32_t m = 0; m < n; m++)
+				seen |= cpus[m] == cpu;
+			if (seen || n >= max)
+				continue;
+			for (; j > 0 && cpus[j - 1] > cpu; j--)
+				cpus[j] = cpus[j - 1];
+			cpus[j] = cpu;
+			n++;
+		}
+	return n;
+}
+
+double mp_c2c_latency(const struct mp_c2c *c, int32_t a, int32_t b)
+{
+	for (int32_t i = 0; i < mp_count(c->npairs, MP_MAX_PAIRS); i++)
+		if ((c->pairs[i].a == a && c->pairs[i].b == b) ||
+		    (c->pairs[i].a == b && c->pairs[i].b == a))
+			return c->pairs[i].latency;
+	return mp_na_double();
+}

@@ -500,6 +500,11 @@ bool mp_result_unstable(const struct mp_result *r, const struct mp_structure *s,
  */
 void mp_result_reconcile(struct mp_result *r, bool compare);
 
+/* The CPUs of the core-to-core pairs, ascending, at most max; how many. */
+int32_t mp_c2c_cpus(const struct mp_c2c *c, int32_t *cpus, int32_t max);
+/* The latency between two CPUs (either order); NaN when not measured. */
+double mp_c2c_latency(const struct mp_c2c *c, int32_t a, int32_t b);
+
 /* A core type's caches and TLBs: those of a result. */
 void mp_core_type_copy(struct mp_core_type *t, const struct mp_result *from);
 
