@@ -69,6 +69,9 @@ static int run_suite(const char *name, struct fk_machine *m, const char *cores)
 		fk_attach(run.p, m);
 	}
 	mp_suite_run(run.p, &run.cfg, &run.r);
+	for (int32_t i = 0; i < run.r.nprobes; i++)
+		fprintf(stderr, "[time] %s: probe %s %.2f s\n", run.name, run.r.probes[i].name,
+			run.r.probes[i].seconds);
 	return 1;
 }
 
