@@ -8,6 +8,14 @@
  * core-to-core latencies as the fake takes them, the work bounded on 256
  * CPUs, and a platform of one CPU (or cores = boot) said so.  The result
  * file of one run is checked against docs/result.schema.json.
+ *
+ * Then every model of sim/models with several logical CPUs (`cpu` lines)
+ * runs the same suite on the simulator's own multi-processor operations,
+ * against the truth read from the model file's text: the topology, each
+ * core type's data levels (size, and shared_by from `shared=`: N cores of
+ * the type times its threads, `all` every logical CPU, by default the
+ * core's threads), and core-to-core latencies ordered as the nearest level
+ * two CPUs share (a lower level is faster; no shared level is slowest).
  */
 #include "tests/probes/cores_fake.h"
 #include "tests/probes/probe_sim.h"
@@ -288,6 +296,221 @@ static void test_boot_only(void)
 	ps_close(&run);
 }
 
+/* ---- the simulator's multi-core models ---- */
+
+#define MT_MAX_TYPES 4
+#define MT_MAX_LEVELS 8
+
+/* What a model file says of its CPUs and data levels. */
+struct truth {
+	int ntypes;
+	struct { char name[MP_CPU_TYPE_LEN]; int cores, threads; } type[MT_MAX_TYPES];
+	int nlevels;
+	struct { char cpu[MP_CPU_TYPE_LEN]; int level; int64_t size; int shared; } lv[MT_MAX_LEVELS];
+};
+
+#define MT_ALL (-1)
+
+/* "size=32K" and the like: the value of key in a line's words, or NULL. */
+static const char *word(char **w, int n, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (int i = 0; i < n; i++)
+		if (strncmp(w[i], key, k) == 0 && w[i][k] == '=')
+			return w[i] + k + 1;
+	return NULL;
+}
+
+static int64_t bytes(const char *v)
+{
+	char *end;
+	int64_t n = strtoll(v, &end, 10);
+
+	return *end == 'K' ? n << 10 : *end == 'M' ? n << 20 : *end == 'G' ? n << 30 : n;
+}
+
+static void truth_line(struct truth *t, char **w, int n)
+{
+	const char *v;
+
+	if (strcmp(w[0], "cpu") == 0 && t->ntypes < MT_MAX_TYPES) {
+		v = word(w, n, "name");
+		snprintf(t->type[t->ntypes].name, MP_CPU_TYPE_LEN, "%s", v ? v : "");
+		t->type[t->ntypes].cores = atoi(word(w, n, "cores") ? word(w, n, "cores") : "1");
+		t->type[t->ntypes++].threads = atoi(word(w, n, "threads") ? word(w, n, "threads") : "1");
+		return;
+	}
+	if (strcmp(w[0], "cache") != 0 || n < 2 || t->nlevels >= MT_MAX_LEVELS ||
+	    strstr(w[1], "L1I") || ((v = word(w, n, "type")) && strcmp(v, "instruction") == 0))
+		return;
+	v = word(w, n, "level");
+	t->lv[t->nlevels].level = v ? atoi(v) : atoi(strchr(w[1], 'L') ? strchr(w[1], 'L') + 1 : "0");
+	t->lv[t->nlevels].size = bytes(word(w, n, "size"));
+	v = word(w, n, "shared");
+	t->lv[t->nlevels].shared = !v ? 1 : strcmp(v, "all") == 0 ? MT_ALL : atoi(v);
+	v = word(w, n, "cpu");
+	snprintf(t->lv[t->nlevels++].cpu, MP_CPU_TYPE_LEN, "%s", v ? v : "");
+}
+
+static int read_truth(const char *path, struct truth *t)
+{
+	char line[512], *w[32];
+	FILE *f = fopen(path, "r");
+
+	memset(t, 0, sizeof(*t));
+	while (f && fgets(line, sizeof(line), f)) {
+		int n = 0;
+
+		for (char *tok = strtok(line, " \t\n"); tok && n < 32 && tok[0] != '#';
+		     tok = strtok(NULL, " \t\n"))
+			w[n++] = tok;
+		if (n)
+			truth_line(t, w, n);
+	}
+	if (f)
+		fclose(f);
+	return t->ntypes;
+}
+
+static int truth_cpus(const struct truth *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->ntypes; i++)
+		n += t->type[i].cores * t->type[i].threads;
+	return n;
+}
+
+static int truth_cores(const struct truth *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->ntypes; i++)
+		n += t->type[i].cores;
+	return n;
+}
+
+/* Logical CPUs sharing one instance of a level of type ty. */
+static int truth_shared(const struct truth *t, int ty, int l)
+{
+	return t->lv[l].shared == MT_ALL ? truth_cpus(t) : t->lv[l].shared * t->type[ty].threads;
+}
+
+/* The level l of the truth that type ty has at `level`, or -1. */
+static int truth_level(const struct truth *t, int ty, int level)
+{
+	for (int l = 0; l < t->nlevels; l++)
+		if (t->lv[l].level == level && (!t->lv[l].cpu[0] || !strcmp(t->lv[l].cpu, t->type[ty].name)))
+			return l;
+	return -1;
+}
+
+static void check_model_types(const struct truth *t)
+{
+	CHECK_EQ_INT(run.r.ncore_types, t->ntypes, "core types as cpu lines");
+	for (int ty = 0; ty < t->ntypes && ty < run.r.ncore_types; ty++) {
+		const struct mp_core_type *got = &run.r.core_types[ty];
+		const char *name = t->type[ty].name[0] ? t->type[ty].name : "core";
+
+		CHECK(strcmp(got->name, name) == 0 &&
+			      got->ncpus == t->type[ty].cores * t->type[ty].threads,
+		      "%s: type %s covers %d CPUs (model %s, %d)", run.name, got->name,
+		      (int)got->ncpus, name, t->type[ty].cores * t->type[ty].threads);
+		for (int level = 1; level <= MT_MAX_LEVELS; level++) {
+			int l = truth_level(t, ty, level);
+			const struct mp_cache *c = cache_of(got, level);
+
+			if (l < 0)
+				continue;
+			CHECK(c && c->size_bytes == t->lv[l].size && c->shared_by == truth_shared(t, ty, l),
+			      "%s: %s L%d %lld bytes shared by %d (model %lld, %d)", run.name, name,
+			      level, c ? (long long)c->size_bytes : -1LL, c ? (int)c->shared_by : -2,
+			      (long long)t->lv[l].size, truth_shared(t, ty, l));
+		}
+	}
+}
+
+/* A logical CPU's type index, its core within the type and its core number, from cpu_info. */
+static void place(const struct truth *t, uint32_t cpu, int *ty, uint32_t *core, uint32_t *global)
+{
+	struct mp_cpu_info in, first;
+	uint32_t lo = UINT32_MAX;
+
+	run.p->ops->cpu_info(run.p, cpu, &in);
+	*ty = 0;
+	for (int i = 0; i < t->ntypes; i++)
+		if (strcmp(in.type, t->type[i].name) == 0)
+			*ty = i;
+	for (uint32_t c = 0; c < (uint32_t)truth_cpus(t); c++)
+		if (run.p->ops->cpu_info(run.p, c, &first) == MP_OK && !strcmp(first.type, in.type) &&
+		    first.core < lo)
+			lo = first.core;
+	*core = in.core - lo;
+	*global = in.core;
+}
+
+/* The lowest data level both CPUs share one instance of; MT_MAX_LEVELS + 1: none. */
+static int nearest(const struct truth *t, uint32_t a, uint32_t b)
+{
+	int ta, tb;
+	uint32_t ca, cb, ga, gb;
+
+	place(t, a, &ta, &ca, &ga);
+	place(t, b, &tb, &cb, &gb);
+	for (int level = 1; level <= MT_MAX_LEVELS; level++) {
+		int l = truth_level(t, ta, level);
+
+		if (l < 0)
+			continue;
+		if (t->lv[l].shared == MT_ALL ||
+		    (ta == tb && (t->lv[l].shared == 1 ? ga == gb
+						       : ca / (uint32_t)t->lv[l].shared ==
+							 cb / (uint32_t)t->lv[l].shared)))
+			return level;
+	}
+	return MT_MAX_LEVELS + 1;
+}
+
+static void check_model_c2c(const struct truth *t)
+{
+	const struct mp_c2c *c = &run.r.core_to_core;
+	int n = c->npairs, ordered = n > 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			int ni = nearest(t, (uint32_t)c->pairs[i].a, (uint32_t)c->pairs[i].b);
+			int nj = nearest(t, (uint32_t)c->pairs[j].a, (uint32_t)c->pairs[j].b);
+
+			if (ni < nj && !(c->pairs[i].latency < c->pairs[j].latency)) {
+				ordered = 0;
+				CHECK(0, "%s: CPUs %d-%d (share L%d) %.1f ns, not below %d-%d (L%d) %.1f",
+				      run.name, (int)c->pairs[i].a, (int)c->pairs[i].b, ni,
+				      c->pairs[i].latency, (int)c->pairs[j].a, (int)c->pairs[j].b, nj,
+				      c->pairs[j].latency);
+				i = j = n;
+			}
+		}
+	CHECK(ordered, "%s: %d core-to-core latencies ordered by the nearest shared level", run.name,
+	      n);
+}
+
+static void test_model(const char *path, int rough)
+{
+	struct truth t;
+
+	(void)rough;
+	if (read_truth(path, &t) == 0 || truth_cpus(&t) < 2)
+		return;
+	model_path = path;
+	if (!run_suite(path, NULL, NULL))
+		return;
+	check_topology(1, truth_cores(&t), truth_cpus(&t));
+	check_model_types(&t);
+	check_model_c2c(&t);
+	ps_close(&run);
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f = fopen(TINY_PATH, "w");
@@ -304,5 +527,7 @@ int main(int argc, char **argv)
 	test_package_l3();
 	test_hybrid();
 	test_large();
+	if (argc <= 1)
+		ps_each_model(NULL, test_model, PS_ONLY(PS_EXACT));
 	return check_done();
 }
