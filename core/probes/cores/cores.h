@@ -49,8 +49,10 @@ uint32_t mp_core_type_first(const struct mp_cpus *s, const struct mp_core_type *
  * The CPUs the core-to-core matrix covers, ascending, at most `max`: every
  * usable CPU when there are no more than `max`, else a sample covering
  * every relation to CPU 0 (its SMT sibling, a core of its cluster, the first
- * CPU of every other cluster and die, of every other package) and the first
- * CPU of each core type.  Returns how many.
+ * CPU of every other cluster and die, of every other package), the first
+ * CPU of each core type, and from each of those the cores 1, 2, 4, 8, ...
+ * further on (in and out of any cluster that shares a cache), in that order
+ * of priority.  Returns how many.
  */
 uint32_t mp_cpus_sample(const struct mp_cpus *s, const struct mp_result *r, uint32_t *out,
 			uint32_t max);

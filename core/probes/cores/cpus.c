@@ -183,6 +183,23 @@ static void add_related(const struct mp_cpus *s, struct sample *m, int near, enu
 	}
 }
 
+/*
+ * From CPU `anchor`, the first usable CPU of the cores 1, 2, 4, 8, ... core
+ * numbers further on in its package: whatever the size of a cluster
+ * sharing a cache, one of them is inside it and the next outside.
+ */
+static void add_ladder(const struct mp_cpus *s, struct sample *m, uint32_t anchor)
+{
+	const struct mp_cpu_info *a = &s->info[anchor];
+
+	for (uint32_t d = 1; d < MP_MAX_CPUS; d *= 2)
+		for (uint32_t i = 0; i < s->usable; i++)
+			if (s->info[i].package == a->package && s->info[i].core == a->core + d) {
+				add(m, i);
+				break;
+			}
+}
+
 static void sort(uint32_t *v, uint32_t n)
 {
 	for (uint32_t i = 1; i < n; i++)
@@ -215,6 +232,9 @@ uint32_t mp_cpus_sample(const struct mp_cpus *s, const struct mp_result *r, uint
 	for (int32_t t = 0; t < mp_count(r->ncore_types, MP_MAX_CORE_TYPES); t++)
 		if (mp_core_type_first(s, &r->core_types[t]) != MP_CPU_UNKNOWN)
 			add(&m, mp_core_type_first(s, &r->core_types[t]));
+	for (int32_t t = 0; t < mp_count(r->ncore_types, MP_MAX_CORE_TYPES); t++)
+		if (mp_core_type_first(s, &r->core_types[t]) != MP_CPU_UNKNOWN)
+			add_ladder(s, &m, mp_core_type_first(s, &r->core_types[t]));
 	sort(out, m.n);
 	return m.n;
 }
