@@ -4,6 +4,7 @@
 #include "core/lib/str.h"
 #include "core/measure/counter.h"
 #include "core/measure/timing.h"
+#include "core/probes/cores/cores.h"
 #include "core/probes/probes.h"
 #include "core/results/audit.h"
 #include "core/results/plot.h"
@@ -15,39 +16,40 @@
 #define OUT_BYTES (1u << 20)
 
 /*
- * The multi-core probes run whatever the method (MP_METHOD_BOTH: they vote
- * or take minima themselves, and are not repeated in rounds): "topology"
- * first, "cores" and "c2c" last, when every level of the boot CPU is known.
+ * The multi-core probes come last, when every level of the boot CPU is
+ * known; they vote or take minima themselves (`once`: no rounds).  The
+ * topology is read before the table (mp_cores_topology).
  */
 const struct mp_probe_def mp_probes[] = {
-	{ "topology", "every logical CPU: packages, cores, threads, core types",
-	  mp_probe_topology, MP_METHOD_BOTH },
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
-	  MP_METHOD_TIMING },
-	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING },
+	  MP_METHOD_TIMING, false },
+	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING,
+	  false },
 	{ "levels", "multi-level test: every cache level's effective capacity and latency",
-	  mp_probe_levels, MP_METHOD_TIMING },
+	  mp_probe_levels, MP_METHOD_TIMING, false },
 	{ "compact", "lower levels: physical size, ways, line, inclusion from compact sets",
-	  mp_probe_compact, MP_METHOD_TIMING },
+	  mp_probe_compact, MP_METHOD_TIMING, false },
 	{ "tlb", "TLB test: every data TLB level's entries, page size, ways, miss penalty",
-	  mp_probe_tlb, MP_METHOD_TIMING },
+	  mp_probe_tlb, MP_METHOD_TIMING, false },
 	{ "policy", "write allocation and replacement policy of every cache level",
-	  mp_probe_policy, MP_METHOD_TIMING },
+	  mp_probe_policy, MP_METHOD_TIMING, false },
 	{ "icache", "instruction caches: the L1I's size, ways, line (gap test, X-Ray) and every "
 		    "level as straight-line code sees it, by fetches of code blocks", mp_probe_icache,
-	  MP_METHOD_TIMING },
+	  MP_METHOD_TIMING, false },
 	{ "itlb", "instruction TLBs: every level's entries, page size, ways, miss penalty, by "
-		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING },
+		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING, false },
 	{ "cpu", "the core clock, and latency and throughput of integer and floating-point "
-		 "arithmetic at every vector width (X-Ray 3)", mp_probe_cpu, MP_METHOD_TIMING },
+		 "arithmetic at every vector width (X-Ray 3)", mp_probe_cpu, MP_METHOD_TIMING,
+	  false },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
-		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
+		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS, false },
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
-	  mp_probe_papi, MP_METHOD_COUNTERS },
+	  mp_probe_papi, MP_METHOD_COUNTERS, false },
 	{ "cores", "every core type's caches and TLBs on one of its CPUs; which logical CPUs share "
-		   "each data cache level, measured (X-Ray SMT/SMP)", mp_probe_cores, MP_METHOD_BOTH },
+		   "each data cache level, measured (X-Ray SMT/SMP)", mp_probe_cores,
+	  MP_METHOD_TIMING, true },
 	{ "c2c", "core-to-core latency: a cache line passed between two logical CPUs",
-	  mp_probe_c2c, MP_METHOD_BOTH },
+	  mp_probe_c2c, MP_METHOD_TIMING, true },
 };
 const unsigned mp_nprobes = MP_COUNT_OF(mp_probes);
 
@@ -138,7 +140,7 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 	if (p->ops->probe_begin)
 		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
-	if (def->method == MP_METHOD_TIMING && cfg->rounds != 1)
+	if (def->method == MP_METHOD_TIMING && cfg->rounds != 1 && !def->once)
 		mp_rounds_run(p, cfg, r, def, rec);
 	else
 		def->run(&ctx);
@@ -195,6 +197,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct 
 		r->cpu.core_hz = (double)p->core_hz;
 	run.method = resolve_method(p, config, r);
 	check_selection(p, cfg, r);
+	mp_cores_topology(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
 		mp_audit_judge(r);

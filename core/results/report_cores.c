@@ -88,7 +88,8 @@ static void put_types(struct mp_buf *b, const struct mp_result *r)
 		mp_buf_printf(b, "\nCore type %s%s: %d logical CPU(s): %s\n", shown->name,
 			      i == 0 ? " (the boot CPU's: the tables above)" : "",
 			      (int)shown->ncpus, list);
-		mp_report_table(b, level_head, mp_count(shown->ncaches, MP_MAX_CACHES), level_row, r);
+		mp_report_table(b, level_head, mp_count(shown->ncaches, MP_MAX_CACHES), level_row,
+				r);
 	}
 }
 

@@ -89,7 +89,7 @@ struct mp_cache {
 	enum mp_replacement replacement;
 	enum mp_inclusion inclusion;
 	enum mp_method method;
-	int32_t shared_by;            /* logical CPUs sharing one instance (measured: probe "cores"), MP_NA */
+	int32_t shared_by;            /* logical CPUs sharing one instance (probe "cores"), MP_NA */
 };
 
 struct mp_tlb {

@@ -77,7 +77,8 @@ static void square(struct mp_buf *b, const struct mp_c2c *c, int32_t a, int32_t 
 	mp_buf_printf(b, " %s</title></rect>\n", c->unit);
 	if (cell < HEAT_LABEL_CELL || mp_is_na(v))
 		return;
-	mp_svg_text_at(b, "text-anchor=\"middle\" font-size=\"10\"", x + cell / 2, y + cell / 2 + 4);
+	mp_svg_text_at(b, "text-anchor=\"middle\" font-size=\"10\"", x + cell / 2,
+		       y + cell / 2 + 4);
 	mp_buf_double(b, v, v < 100 ? 1 : 0);
 	mp_buf_puts(b, "</text>\n");
 }

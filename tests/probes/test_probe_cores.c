@@ -24,7 +24,7 @@
 #define TINY_PATH "build/tests/cores-tiny.model"
 #define JSON_PATH "build/tests/cores-fake.json"
 /* The probes a multi-core run needs: the boot CPU's caches, then the three. */
-#define PROBES "topology,latency,l1,levels,compact,tlb,cores,c2c"
+#define PROBES "latency,l1,levels,compact,tlb,cores,c2c"
 /* run_beside calls that bound the sharing of three levels on any machine (binary searches). */
 #define MAX_BESIDES 600u
 

@@ -74,7 +74,7 @@ static const char *no_c2c(const struct mp_ctx *c, const struct mp_cpus *s)
 void mp_probe_c2c(struct mp_ctx *c)
 {
 	static uint32_t cpus[C2C_SAMPLE];
-	const struct mp_cpus *s = mp_cpus_read(c);
+	const struct mp_cpus *s = mp_cpus_read(c->p, c->cfg);
 	const char *why = no_c2c(c, s);
 	struct mp_mem m;
 	uint32_t n;
@@ -87,8 +87,8 @@ void mp_probe_c2c(struct mp_ctx *c)
 	if (mp_probe_alloc(c, C2C_LINE_BYTES, MP_PAGE_4K, &m) != MP_OK)
 		return;
 	n = mp_cpus_sample(s, c->r, cpus, C2C_SAMPLE);
-	mp_logf(c->p, MP_LOG_INFO, "c2c: %u pairs among %u logical CPUs", (unsigned)(n * (n - 1) / 2),
-		(unsigned)n);
+	mp_logf(c->p, MP_LOG_INFO, "c2c: %u pairs among %u logical CPUs",
+		(unsigned)(n * (n - 1) / 2), (unsigned)n);
 	measure_pairs(c, cpus, n, m.base);
 	c->p->ops->mem_free(c->p, &m);
 }

@@ -26,7 +26,14 @@ struct mp_cpus {
 };
 
 /* Read the platform's CPUs into one table (shared by the probes; valid until the next read). */
-const struct mp_cpus *mp_cpus_read(struct mp_ctx *c);
+const struct mp_cpus *mp_cpus_read(struct mp_platform *p, const struct mp_config *cfg);
+
+/*
+ * The topology (topology.c): every logical CPU read and counted into
+ * r->topology, before the probes run; notes say when the platform offers
+ * one CPU, more than the tables hold, or does not describe every CPU.
+ */
+void mp_cores_topology(struct mp_platform *p, const struct mp_config *cfg, struct mp_result *r);
 
 /* Do two CPUs share a core (same package and core, both known)? */
 bool mp_cpu_same_core(const struct mp_cpu_info *a, const struct mp_cpu_info *b);

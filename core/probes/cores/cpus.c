@@ -19,21 +19,22 @@ static enum mp_status describe(struct mp_platform *p, uint32_t cpu, struct mp_cp
 	return cpu == 0 ? MP_OK : MP_UNSUPPORTED;
 }
 
-const struct mp_cpus *mp_cpus_read(struct mp_ctx *c)
+const struct mp_cpus *mp_cpus_read(struct mp_platform *p, const struct mp_config *cfg)
 {
-	uint32_t want = c->cfg->cores == MP_CORES_ALL ? MP_MAX_CPUS : c->cfg->cores;
+	uint32_t want = cfg->cores == MP_CORES_ALL ? MP_MAX_CPUS : cfg->cores;
 
-	table.total = mp_cpu_count(c->p);
+	table.total = mp_cpu_count(p);
 	table.n = table.total < MP_MAX_CPUS ? table.total : MP_MAX_CPUS;
 	table.usable = table.n < want ? table.n : want;
 	table.described = true;
 	for (uint32_t i = 0; i < table.n; i++) {
-		if (describe(c->p, i, &table.info[i]) == MP_OK)
+		if (describe(p, i, &table.info[i]) == MP_OK)
 			continue;
 		table.described = false;
-		table.info[i] = (struct mp_cpu_info){ MP_CPU_UNKNOWN, MP_CPU_UNKNOWN, MP_CPU_UNKNOWN,
-						      MP_CPU_UNKNOWN, MP_CPU_UNKNOWN, MP_CPU_UNKNOWN,
-						      "" };
+		table.info[i] = (struct mp_cpu_info){
+			MP_CPU_UNKNOWN, MP_CPU_UNKNOWN, MP_CPU_UNKNOWN, MP_CPU_UNKNOWN,
+			MP_CPU_UNKNOWN, MP_CPU_UNKNOWN, "",
+		};
 	}
 	return &table;
 }

@@ -150,7 +150,8 @@ static enum mp_tristate shares(struct test *t, uint32_t b)
 	while (n < SHARE_VOTES && !(n && mp_tally_settled(&tally, SHARE_VOTES - n))) {
 		uint64_t quiet, loaded;
 
-		if (beside(t, b, &t->idle, &quiet) != MP_OK || beside(t, b, &t->load, &loaded) != MP_OK)
+		if (beside(t, b, &t->idle, &quiet) != MP_OK ||
+		    beside(t, b, &t->load, &loaded) != MP_OK)
 			return MP_UNKNOWN;
 		slowdown = quiet ? (double)loaded / (double)quiet : 0;
 		votes[n++] = slowdown >= t->threshold;
@@ -188,6 +189,12 @@ static uint64_t distance(uint32_t a, uint32_t core)
 	return core > a ? core - a : ((uint64_t)1 << 32) + (a - core);
 }
 
+/* Is CPU x's core nearer A's than CPU y's? */
+static bool nearer(const struct mp_cpu_info *a, const struct mp_cpus *s, uint32_t x, uint32_t y)
+{
+	return distance(a->core, s->info[x].core) < distance(a->core, s->info[y].core);
+}
+
 static uint32_t order[MP_MAX_CPUS];
 
 /* The first CPU of every other core of A's package, nearest first; how many. */
@@ -201,8 +208,7 @@ static uint32_t other_cores(const struct mp_cpus *s, uint32_t a)
 		    core_first(s, i))
 			order[n++] = i;
 	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && distance(ia->core, s->info[order[j - 1]].core) >
-						      distance(ia->core, s->info[order[j]].core); j--) {
+		for (uint32_t j = i; j > 0 && nearer(ia, s, order[j], order[j - 1]); j--) {
 			uint32_t tmp = order[j];
 
 			order[j] = order[j - 1];

@@ -37,8 +37,8 @@ static void run_per_core(struct mp_ctx *c, struct mp_core_type *t)
 		rec->status = MP_PROBE_OK;
 		per_core[i].run(&sub);
 		if (rec->status != MP_PROBE_OK)
-			mp_logf(c->p, MP_LOG_WARN, "cores: %s: probe %s: %s: %s", t->name, rec->name,
-				mp_probe_status_name(rec->status), rec->message);
+			mp_logf(c->p, MP_LOG_WARN, "cores: %s: probe %s: %s: %s", t->name,
+				rec->name, mp_probe_status_name(rec->status), rec->message);
 	}
 }
 
@@ -88,7 +88,7 @@ static const char *no_sharing(const struct mp_ctx *c, const struct mp_cpus *s)
 
 void mp_probe_cores(struct mp_ctx *c)
 {
-	const struct mp_cpus *s = mp_cpus_read(c);
+	const struct mp_cpus *s = mp_cpus_read(c->p, c->cfg);
 	const char *why = no_sharing(c, s);
 	double memory[MP_MAX_CORE_TYPES];
 
