@@ -17,39 +17,39 @@
 
 /*
  * The multi-core probes come last, when every level of the boot CPU is
- * known; they vote or take minima themselves (`once`: no rounds).  The
- * topology is read before the table (mp_cores_topology).
+ * known.  They vote or take minima themselves, so they are not repeated in
+ * rounds (method MP_METHOD_BOTH: the suite runs them as they are; they skip
+ * themselves under method counters).  The topology is read before the
+ * table (mp_cores_topology).
  */
 const struct mp_probe_def mp_probes[] = {
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
-	  MP_METHOD_TIMING, false },
-	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING,
-	  false },
+	  MP_METHOD_TIMING },
+	{ "l1", "L1 data cache: gap test and X-Ray compact sets", mp_probe_l1, MP_METHOD_TIMING },
 	{ "levels", "multi-level test: every cache level's effective capacity and latency",
-	  mp_probe_levels, MP_METHOD_TIMING, false },
+	  mp_probe_levels, MP_METHOD_TIMING },
 	{ "compact", "lower levels: physical size, ways, line, inclusion from compact sets",
-	  mp_probe_compact, MP_METHOD_TIMING, false },
+	  mp_probe_compact, MP_METHOD_TIMING },
 	{ "tlb", "TLB test: every data TLB level's entries, page size, ways, miss penalty",
-	  mp_probe_tlb, MP_METHOD_TIMING, false },
+	  mp_probe_tlb, MP_METHOD_TIMING },
 	{ "policy", "write allocation and replacement policy of every cache level",
-	  mp_probe_policy, MP_METHOD_TIMING, false },
+	  mp_probe_policy, MP_METHOD_TIMING },
 	{ "icache", "instruction caches: the L1I's size, ways, line (gap test, X-Ray) and every "
 		    "level as straight-line code sees it, by fetches of code blocks", mp_probe_icache,
-	  MP_METHOD_TIMING, false },
+	  MP_METHOD_TIMING },
 	{ "itlb", "instruction TLBs: every level's entries, page size, ways, miss penalty, by "
-		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING, false },
+		  "fetches of code blocks", mp_probe_itlb, MP_METHOD_TIMING },
 	{ "cpu", "the core clock, and latency and throughput of integer and floating-point "
-		 "arithmetic at every vector width (X-Ray 3)", mp_probe_cpu, MP_METHOD_TIMING,
-	  false },
+		 "arithmetic at every vector width (X-Ray 3)", mp_probe_cpu, MP_METHOD_TIMING },
 	{ "amp", "counters (AMP): line, size, ways, write allocation, replacement, split or "
-		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS, false },
+		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
-	  mp_probe_papi, MP_METHOD_COUNTERS, false },
+	  mp_probe_papi, MP_METHOD_COUNTERS },
 	{ "cores", "every core type's caches and TLBs on one of its CPUs; which logical CPUs share "
 		   "each data cache level, measured (X-Ray SMT/SMP)", mp_probe_cores,
-	  MP_METHOD_TIMING, true },
+	  MP_METHOD_BOTH },
 	{ "c2c", "core-to-core latency: a cache line passed between two logical CPUs",
-	  mp_probe_c2c, MP_METHOD_TIMING, true },
+	  mp_probe_c2c, MP_METHOD_BOTH },
 };
 const unsigned mp_nprobes = MP_COUNT_OF(mp_probes);
 
@@ -140,7 +140,7 @@ static void run_probe(struct mp_platform *p, const struct mp_config *cfg, struct
 	if (p->ops->probe_begin)
 		p->ops->probe_begin(p, def->name);
 	t0 = mp_now(p);
-	if (def->method == MP_METHOD_TIMING && cfg->rounds != 1 && !def->once)
+	if (def->method == MP_METHOD_TIMING && cfg->rounds != 1)
 		mp_rounds_run(p, cfg, r, def, rec);
 	else
 		def->run(&ctx);

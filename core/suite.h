@@ -19,8 +19,6 @@ struct mp_probe_def {
 	 * timing; any other value always runs.
 	 */
 	enum mp_method method;
-	/* A timing probe that decides by votes of its own: not repeated in rounds. */
-	bool once;
 };
 
 /* The probe table, in run order. */

@@ -58,8 +58,8 @@ static uint32_t data_levels(const struct mp_sim_model *m)
 	return n;
 }
 
-/* Open the model; with a machine, fake its CPUs; run the multi-core suite. */
-static int run_suite(const char *name, struct fk_machine *m, const char *cores)
+/* Open the model; with a machine, fake its CPUs; run the multi-core suite, `key` set to `value`. */
+static int run_suite(const char *name, struct fk_machine *m, const char *key, const char *value)
 {
 	char why[128];
 
@@ -69,8 +69,8 @@ static int run_suite(const char *name, struct fk_machine *m, const char *cores)
 	mp_config_set(&run.cfg, "probes", PROBES, why, sizeof(why));
 	mp_config_set(&run.cfg, "rounds", "1", why, sizeof(why));
 	mp_config_set(&run.cfg, "method", "timing", why, sizeof(why));
-	if (cores)
-		mp_config_set(&run.cfg, "cores", cores, why, sizeof(why));
+	if (key)
+		mp_config_set(&run.cfg, key, value, why, sizeof(why));
 	if (m) {
 		m->nlevels = data_levels(&run.model);
 		m->level_bytes = levels;
@@ -193,7 +193,7 @@ static void test_smt_ccx(void)
 				.per = { 0, 1, 1, 2 } };
 	static const int32_t shared[] = { 0, 2, 2, 4 };
 
-	if (!run_suite("smt-ccx 2x4x2", &m, NULL))
+	if (!run_suite("smt-ccx 2x4x2", &m, NULL, NULL))
 		return;
 	check_topology(2, 8, 16);
 	check_type(0, "core", 16, 0, shared);
@@ -210,7 +210,7 @@ static void test_package_l3(void)
 				.per = { 0, 1, 1, 8 } };
 	static const int32_t shared[] = { 0, 1, 1, 8 };
 
-	if (!run_suite("package-l3 2x8x1", &m, NULL))
+	if (!run_suite("package-l3 2x8x1", &m, NULL, NULL))
 		return;
 	check_topology(2, 16, 16);
 	check_type(0, "core", 16, 0, shared);
@@ -225,7 +225,7 @@ static void test_hybrid(void)
 				.e_first = 4, .per = { 0, 1, 1, 8 }, .e_per = { 0, 1, 4, 8 } };
 	static const int32_t p_shared[] = { 0, 2, 2, 12 }, e_shared[] = { 0, 1, 4, 12 };
 
-	if (!run_suite("hybrid 4P+4E", &m, NULL))
+	if (!run_suite("hybrid 4P+4E", &m, NULL, NULL))
 		return;
 	check_topology(1, 8, 12);
 	CHECK_EQ_INT(run.r.ncore_types, 2, "hybrid: two core types");
@@ -244,7 +244,7 @@ static void test_large(void)
 	const struct mp_c2c *c = &run.r.core_to_core;
 	int sibling = 0, remote = 0, cluster = 0;
 
-	if (!run_suite("large 2x64x2", &m, NULL))
+	if (!run_suite("large 2x64x2", &m, NULL, NULL))
 		return;
 	check_topology(2, 128, 256);
 	check_type(0, "core", 256, 0, shared);
@@ -268,7 +268,7 @@ static void test_single(void)
 {
 	static const uint16_t boot[] = { 0 };
 
-	if (!run_suite("one CPU", NULL, NULL))
+	if (!run_suite("one CPU", NULL, NULL, NULL))
 		return;
 	check_topology(1, 1, 1);
 	CHECK(run.r.ncore_types == 1 && run.r.core_types[0].ncpus == 1 &&
@@ -287,7 +287,7 @@ static void test_boot_only(void)
 	struct fk_machine m = { .packages = 1, .cores = 4, .threads = 2, .cluster = 4,
 				.per = { 0, 1, 1, 4 } };
 
-	if (!run_suite("cores=boot 1x4x2", &m, "boot"))
+	if (!run_suite("cores=boot 1x4x2", &m, "cores", "boot"))
 		return;
 	check_topology(1, 4, 8);
 	CHECK(fk.besides == 0 && fk.pingpongs == 0 && noted("cores = boot") &&
@@ -503,11 +503,27 @@ static void test_model(const char *path, int rough)
 	if (read_truth(path, &t) == 0 || truth_cpus(&t) < 2)
 		return;
 	model_path = path;
-	if (!run_suite(path, NULL, NULL))
+	if (!run_suite(path, NULL, NULL, NULL))
 		return;
 	check_topology(1, truth_cores(&t), truth_cpus(&t));
 	check_model_types(&t);
 	check_model_c2c(&t);
+	ps_close(&run);
+}
+
+/* Method counters: the multi-core probes time, so they are skipped, as the timing probes are. */
+static void test_counters(void)
+{
+	struct fk_machine m = { .packages = 1, .cores = 2, .threads = 2, .cluster = 2,
+				.per = { 0, 1, 1, 2 } };
+
+	if (!run_suite("method=counters 1x2x2", &m, "method", "counters"))
+		return;
+	check_topology(1, 2, 4);
+	CHECK(probe("cores")->status == MP_PROBE_SKIPPED && probe("c2c")->status == MP_PROBE_SKIPPED &&
+		      strcmp(probe("c2c")->message, "method is counters") == 0 && fk.besides == 0 &&
+		      fk.pingpongs == 0,
+	      "method=counters: cores and c2c skipped, nothing run beside, no ping-pong");
 	ps_close(&run);
 }
 
@@ -523,6 +539,7 @@ int main(int argc, char **argv)
 		model_path = argv[1];
 	test_single();
 	test_boot_only();
+	test_counters();
 	test_smt_ccx();
 	test_package_l3();
 	test_hybrid();

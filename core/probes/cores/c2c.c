@@ -79,6 +79,8 @@ void mp_probe_c2c(struct mp_ctx *c)
 	struct mp_mem m;
 	uint32_t n;
 
+	if (!mp_cores_timed(c))
+		return;
 	if (why) {
 		mp_result_add_note(c->r, why);
 		mp_probe_unsupported(c, why);

@@ -25,6 +25,14 @@ struct mp_cpus {
 	struct mp_cpu_info info[MP_MAX_CPUS];
 };
 
+/*
+ * Do the multi-core probes measure in this run?  They time, so with method
+ * counters they do not: the probe is marked skipped, as the suite marks a
+ * timing probe (they are not in the suite's timing class, whose probes are
+ * repeated in rounds: they vote or take minima themselves).
+ */
+bool mp_cores_timed(struct mp_ctx *c);
+
 /* Read the platform's CPUs into one table (shared by the probes; valid until the next read). */
 const struct mp_cpus *mp_cpus_read(struct mp_platform *p, const struct mp_config *cfg);
 

@@ -39,6 +39,15 @@ const struct mp_cpus *mp_cpus_read(struct mp_platform *p, const struct mp_config
 	return &table;
 }
 
+bool mp_cores_timed(struct mp_ctx *c)
+{
+	if (c->cfg->method != MP_METHOD_COUNTERS)
+		return true;
+	c->self->status = MP_PROBE_SKIPPED;
+	mp_strlcpy(c->self->message, "method is counters", sizeof(c->self->message));
+	return false;
+}
+
 bool mp_cpu_same_core(const struct mp_cpu_info *a, const struct mp_cpu_info *b)
 {
 	return a->package != MP_CPU_UNKNOWN && a->core != MP_CPU_UNKNOWN &&

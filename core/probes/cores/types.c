@@ -29,8 +29,7 @@ static void run_per_core(struct mp_ctx *c, struct mp_core_type *t)
 		struct mp_probe *rec;
 		struct mp_ctx sub;
 
-		if (!mp_config_wants(c->cfg, per_core[i].name) ||
-		    c->cfg->method == MP_METHOD_COUNTERS)
+		if (!mp_config_wants(c->cfg, per_core[i].name))
 			continue;
 		rec = mp_result_add_probe(&scratch, per_core[i].name);
 		sub = (struct mp_ctx){ .p = c->p, .cfg = c->cfg, .r = &scratch, .self = rec };
@@ -92,6 +91,8 @@ void mp_probe_cores(struct mp_ctx *c)
 	const char *why = no_sharing(c, s);
 	double memory[MP_MAX_CORE_TYPES];
 
+	if (!mp_cores_timed(c))
+		return;
 	mp_cpus_group(s, c->r);
 	for (int32_t i = 0; i < c->r->ncore_types; i++) {
 		struct mp_core_type *t = &c->r->core_types[i];
