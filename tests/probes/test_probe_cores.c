@@ -25,8 +25,11 @@
 #define JSON_PATH "build/tests/cores-fake.json"
 /* The probes a multi-core run needs: the boot CPU's caches, then the three. */
 #define PROBES "latency,l1,levels,compact,tlb,cores,c2c"
-/* run_beside calls that bound the sharing of three levels on any machine (binary searches). */
-#define MAX_BESIDES 600u
+/*
+ * run_beside calls that bound the sharing of three levels on 2 x 64 x 2: each level about
+ * 2 log2 k + 3 partners (k the cores sharing it), each decided in 3 to 5 votes of 2 runs.
+ */
+#define MAX_BESIDES 200u
 
 /* Three data levels, small, so that a test runs in seconds. */
 static const char tiny[] =

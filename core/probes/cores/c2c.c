@@ -82,7 +82,8 @@ void mp_probe_c2c(struct mp_ctx *c)
 	if (!mp_cores_timed(c))
 		return;
 	if (why) {
-		mp_result_add_note(c->r, why);
+		if (s->n >= 2)            /* one CPU: the topology's note says so already */
+			mp_result_add_note(c->r, why);
 		mp_probe_unsupported(c, why);
 		return;
 	}

@@ -13,8 +13,8 @@
  * Partners are a bounded sample, not every CPU: A's SMT sibling; then the
  * other cores of A's package in order of distance (higher core numbers
  * first, then lower), where the sharing cores are taken to be a prefix of
- * that order (a cluster of neighbouring cores) and found by binary search;
- * then, when the whole package shares, a CPU of another package.  Each test
+ * that order (a cluster of neighbouring cores) and found by a galloping
+ * search; then, when the whole package shares, a CPU of another package.  Each test
  * is decided by votes.  shared_by counts the usable logical CPUs of the
  * sharing cores.
  */
@@ -125,10 +125,6 @@ static enum mp_status beside(struct test *t, uint32_t b, const struct mp_run *lo
 	struct mp_sample s = { 0 };
 	enum mp_status masked, st;
 
-	st = mp_chase_warm(t->c, &t->ch);
-	if (st != MP_OK)
-		return st;
-	r.start = t->ch.cursor;
 	masked = p->ops->irq_mask(p);
 	st = p->ops->run_beside(p, &r, &s, b, load);
 	if (masked == MP_OK)
@@ -150,7 +146,8 @@ static enum mp_tristate shares(struct test *t, uint32_t b)
 	while (n < SHARE_VOTES && !(n && mp_tally_settled(&tally, SHARE_VOTES - n))) {
 		uint64_t quiet, loaded;
 
-		if (beside(t, b, &t->idle, &quiet) != MP_OK ||
+		/* warm once: the control evicts nothing, the loaded run after it starts warm */
+		if (mp_chase_warm(t->c, &t->ch) != MP_OK || beside(t, b, &t->idle, &quiet) != MP_OK ||
 		    beside(t, b, &t->load, &loaded) != MP_OK)
 			return MP_UNKNOWN;
 		slowdown = quiet ? (double)loaded / (double)quiet : 0;
@@ -242,14 +239,26 @@ static uint32_t other_package(const struct mp_cpus *s, uint32_t a)
 	return MP_CPU_UNKNOWN;
 }
 
-/* How many of the ordered cores share with A (binary search over a prefix); -1 on failure. */
+/*
+ * How many of the ordered cores share with A; -1 on failure.  The sharing
+ * cores are a prefix of the order: positions 0, 2, 6, 14, ... are tried
+ * (each step twice the last) until one does not share, then the boundary
+ * is found by binary search between the last that shares and it.  A private
+ * level costs one test, a prefix of k cores about 2 log2 k.
+ */
 static int64_t sharing_cores(struct test *t, uint32_t n)
 {
-	int64_t lo = -1, hi = (int64_t)n - 1;
-	enum mp_tristate last = n ? shares(t, order[n - 1]) : MP_NO;
+	int64_t lo = -1, hi = n, step = 1;
 
-	if (last != MP_NO)
-		return last == MP_YES ? (int64_t)n : -1;
+	while (hi == n && lo < (int64_t)n - 1) {
+		int64_t at = lo + step < (int64_t)n ? lo + step : (int64_t)n - 1;
+		enum mp_tristate got = shares(t, order[at]);
+
+		if (got == MP_UNKNOWN)
+			return -1;
+		*(got == MP_YES ? &lo : &hi) = at;
+		step *= 2;
+	}
 	while (hi - lo > 1) {
 		int64_t mid = (lo + hi) / 2;
 		enum mp_tristate got = shares(t, order[mid]);

@@ -110,7 +110,8 @@ void mp_probe_cores(struct mp_ctx *c)
 		}
 	}
 	if (why) {
-		mp_result_add_note(c->r, why);
+		if (s->n >= 2)            /* one CPU: the topology's note says so already */
+			mp_result_add_note(c->r, why);
 		mp_probe_unsupported(c, why);
 		return;
 	}
