@@ -38,6 +38,7 @@ struct fk_machine {
 	uint32_t e_per[FK_MAX_LEVELS + 1]; /* the same for E cores (hybrid); 0: as per[] */
 	const uint64_t *level_bytes;     /* the model's data levels' sizes, index level */
 	uint32_t nlevels;
+	uint32_t described;              /* CPUs cpu_info describes (from 0); 0: every one */
 };
 
 static struct {
@@ -60,7 +61,7 @@ static inline enum mp_status fk_info(struct mp_platform *p, uint32_t cpu, struct
 {
 	uint32_t per_pkg = fk_count(p) / fk.m.packages, pkg, core, thread, in;
 
-	if (cpu >= fk_count(p))
+	if (cpu >= fk_count(p) || (fk.m.described && cpu >= fk.m.described))
 		return MP_EIO;
 	if (fk.m.e_first) {            /* hybrid: each package's P threads, then its E cores */
 		pkg = cpu / per_pkg;

@@ -514,6 +514,21 @@ static void test_model(const char *path, int rough)
 	ps_close(&run);
 }
 
+/* A platform that cannot describe every CPU: no counts but the CPUs, no sharing, still c2c. */
+static void test_undescribed(void)
+{
+	struct fk_machine m = { .packages = 1, .cores = 2, .threads = 2, .cluster = 2,
+				.per = { 0, 1, 1, 2 }, .described = 1 };
+
+	if (!run_suite("undescribed 1x2x2", &m, NULL, NULL))
+		return;
+	check_topology(MP_NA, MP_NA, 4);
+	CHECK(noted("does not describe every logical CPU") && fk.besides == 0 &&
+		      probe("cores")->status == MP_PROBE_UNSUPPORTED && run.r.caches[0].shared_by == MP_NA,
+	      "undescribed: packages and cores not counted, sharing not measured, noted");
+	ps_close(&run);
+}
+
 /* Method counters: the multi-core probes time, so they are skipped, as the timing probes are. */
 static void test_counters(void)
 {
@@ -543,6 +558,7 @@ int main(int argc, char **argv)
 	test_single();
 	test_boot_only();
 	test_counters();
+	test_undescribed();
 	test_smt_ccx();
 	test_package_l3();
 	test_hybrid();

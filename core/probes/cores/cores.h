@@ -21,7 +21,7 @@ struct mp_cpus {
 	uint32_t total;          /* the platform's count */
 	uint32_t n;              /* described: total, at most MP_MAX_CPUS */
 	uint32_t usable;         /* CPUs 0 .. usable-1 may run probes (the `cores` key) */
-	bool described;          /* cpu_info answered for every one of the n */
+	bool described;          /* cpu_info gave every one's package and core */
 	struct mp_cpu_info info[MP_MAX_CPUS];
 };
 

@@ -28,7 +28,10 @@ const struct mp_cpus *mp_cpus_read(struct mp_platform *p, const struct mp_config
 	table.usable = table.n < want ? table.n : want;
 	table.described = true;
 	for (uint32_t i = 0; i < table.n; i++) {
-		if (describe(p, i, &table.info[i]) == MP_OK)
+		const struct mp_cpu_info *in = &table.info[i];
+
+		if (describe(p, i, &table.info[i]) == MP_OK && in->package != MP_CPU_UNKNOWN &&
+		    in->core != MP_CPU_UNKNOWN)
 			continue;
 		table.described = false;
 		table.info[i] = (struct mp_cpu_info){
