@@ -2,11 +2,12 @@
 /*
  * The core-to-core matrix as a heat map (core/results/plot.h): one square
  * per pair of CPUs, both ways round, its colour from light (the fastest
- * pair) to dark (the slowest) on ColorBrewer's "Oranges" ramp, its value
+ * pair) to dark (the slowest) on ColorBrewer's "Oranges" ramp, on a log scale, its value
  * written in it when the square is large enough; the diagonal grey, a pair
  * not measured white.  Every square carries data-a, data-b and
  * data-latency, and a <title> for the pointer.
  */
+#include "core/lib/fmath.h"
 #include "core/lib/str.h"
 #include "core/results/plot.h"
 #include "core/results/svg_int.h"
@@ -23,9 +24,14 @@
 /* ColorBrewer "Oranges" (9 classes): its lightest and its darkest. */
 static const int light[3] = { 0xff, 0xf5, 0xeb }, dark[3] = { 0x7f, 0x27, 0x04 };
 
+/*
+ * On a log scale: latencies span two orders of magnitude (an SMT sibling's
+ * L1 against another package's memory), and on a linear ramp everything
+ * below the slowest pairs looks alike.
+ */
 static void colour(struct mp_buf *b, double v, double lo, double hi)
 {
-	double f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+	double f = hi > lo && lo > 0 ? mp_log2(v / lo) / mp_log2(hi / lo) : 0.5;
 
 	mp_buf_putc(b, '#');
 	for (int k = 0; k < 3; k++)
