@@ -46,6 +46,7 @@ void mp_config_defaults(struct mp_config *c)
 	c->serial_port = DEFAULT_SERIAL_PORT;
 	c->seed = 1;
 	c->rounds = MP_ROUNDS_AUTO;
+	c->cores = MP_CORES_ALL;
 }
 
 static bool is_space(char ch)
@@ -276,6 +277,32 @@ static void show_rounds(const struct mp_config *c, struct mp_buf *b)
 		mp_buf_u64(b, c->rounds);
 }
 
+_Static_assert(MP_MAX_CPUS == 1024, "the cores key's message says 1 to 1024");
+
+static bool set_cores(struct mp_config *c, struct slice v)
+{
+	uint64_t n;
+
+	if (equals(v, "all") || equals(v, "boot")) {
+		c->cores = equals(v, "all") ? MP_CORES_ALL : 1;
+		return true;
+	}
+	if (!mp_parse_u64(v.s, v.n, &n) || n < 1 || n > MP_MAX_CPUS)
+		return false;
+	c->cores = (uint32_t)n;
+	return true;
+}
+
+static void show_cores(const struct mp_config *c, struct mp_buf *b)
+{
+	if (c->cores == MP_CORES_ALL)
+		mp_buf_puts(b, "all");
+	else if (c->cores == 1)
+		mp_buf_puts(b, "boot");
+	else
+		mp_buf_u64(b, c->cores);
+}
+
 /* ---- the key table ---- */
 
 struct key {
@@ -300,6 +327,8 @@ static const struct key keys[] = {
 	  set_serial_port, show_serial_port },
 	{ "seed", NULL, "an unsigned decimal or 0x number", set_seed, show_seed },
 	{ "rounds", NULL, "auto or a number of rounds from 1 to 9", set_rounds, show_rounds },
+	{ "cores", NULL, "all, boot or a number of logical CPUs from 1 to 1024", set_cores,
+	  show_cores },
 };
 
 #define NKEYS (MP_COUNT_OF(keys))

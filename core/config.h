@@ -27,7 +27,11 @@ struct mp_config {
 	uint32_t serial_port;        /* I/O port of the 16550, 0 = none */
 	uint64_t seed;               /* for random reference strings */
 	uint32_t rounds;             /* a timing probe's rounds: MP_ROUNDS_AUTO or 1..MP_ROUNDS_MAX */
+	uint32_t cores;              /* the multi-core probes use CPUs 0 .. cores-1; MP_CORES_ALL */
 };
+
+/* The `cores` key: every logical CPU (all), the boot CPU alone (boot = 1) or the first N. */
+#define MP_CORES_ALL 0
 
 /* Rounds of each timing probe (core/rounds.c): auto adapts them to the noise. */
 #define MP_ROUNDS_AUTO 0

@@ -4,6 +4,7 @@
 #include "core/lib/str.h"
 #include "core/measure/counter.h"
 #include "core/measure/timing.h"
+#include "core/probes/cores/cores.h"
 #include "core/probes/probes.h"
 #include "core/results/audit.h"
 #include "core/results/plot.h"
@@ -14,6 +15,13 @@
 /* Large enough for a full result with every curve at full resolution. */
 #define OUT_BYTES (1u << 20)
 
+/*
+ * The multi-core probes come last, when every level of the boot CPU is
+ * known.  They vote or take minima themselves, so they are not repeated in
+ * rounds (method MP_METHOD_BOTH: the suite runs them as they are; they skip
+ * themselves under method counters).  The topology is read before the
+ * table (mp_cores_topology).
+ */
 const struct mp_probe_def mp_probes[] = {
 	{ "latency", "load latency against footprint; L1 data hit latency", mp_probe_latency,
 	  MP_METHOD_TIMING },
@@ -37,6 +45,11 @@ const struct mp_probe_def mp_probes[] = {
 		 "unified of caches and data TLBs", mp_probe_amp, MP_METHOD_COUNTERS },
 	{ "papi", "counters (PAPI cacheSize, cacheBlock): size, line, ways of caches and data TLBs",
 	  mp_probe_papi, MP_METHOD_COUNTERS },
+	{ "cores", "every core type's caches and TLBs on one of its CPUs; which logical CPUs share "
+		   "each data cache level, measured (X-Ray SMT/SMP)", mp_probe_cores,
+	  MP_METHOD_BOTH },
+	{ "c2c", "core-to-core latency: a cache line passed between two logical CPUs",
+	  mp_probe_c2c, MP_METHOD_BOTH },
 };
 const unsigned mp_nprobes = MP_COUNT_OF(mp_probes);
 
@@ -80,6 +93,12 @@ enum mp_status mp_suite_save(struct mp_platform *p, const struct mp_result *r)
 		mp_write_svg(&b, r, i);
 		mp_plot_name(name, sizeof(name), r, i);
 		st = store(p, name, &b);
+		worst = st != MP_OK ? st : worst;
+	}
+	if (r->core_to_core.npairs > 0) {
+		mp_buf_init(&b, out_mem, sizeof(out_mem));
+		mp_write_heatmap(&b, r);
+		st = store(p, MP_HEATMAP_NAME, &b);
 		worst = st != MP_OK ? st : worst;
 	}
 	return worst;
@@ -178,6 +197,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct 
 		r->cpu.core_hz = (double)p->core_hz;
 	run.method = resolve_method(p, config, r);
 	check_selection(p, cfg, r);
+	mp_cores_topology(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);
 		mp_audit_judge(r);
@@ -186,6 +206,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct 
 				mp_probes[i].name);
 	}
 	mp_result_reconcile(r, cfg->method == MP_METHOD_BOTH);
+	mp_result_boot_type_sync(r);
 	mp_audit_judge(r);
 	if (mp_suite_save(p, r) != MP_OK)
 		mp_log(p, MP_LOG_WARN, "results could not be stored after the merge of methods");

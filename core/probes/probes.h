@@ -16,5 +16,7 @@ void mp_probe_policy(struct mp_ctx *c);
 void mp_probe_icache(struct mp_ctx *c);
 void mp_probe_itlb(struct mp_ctx *c);
 void mp_probe_cpu(struct mp_ctx *c);
+void mp_probe_cores(struct mp_ctx *c);
+void mp_probe_c2c(struct mp_ctx *c);
 
 #endif

@@ -123,6 +123,12 @@ static void plots(struct mp_buf *b, const struct mp_result *r)
 	}
 	if (r->ncurves <= 0)
 		mp_buf_puts(b, "<p>No curve was measured.</p>\n");
+	if (r->core_to_core.npairs <= 0)
+		return;
+	mp_buf_puts(b, "<figure id=\"core-to-core\">\n");
+	mp_heatmap_element(b, r);
+	mp_buf_puts(b, "<figcaption>core-to-core latency (also " MP_HEATMAP_NAME ")</figcaption>\n"
+		       "</figure>\n");
 }
 
 static void probes(struct mp_buf *b, const struct mp_result *r)

@@ -273,6 +273,53 @@ static void write_comparisons(struct jw *w, const struct mp_result *r)
 	j_close(w, ']');
 }
 
+/* ---- the logical CPUs (probes topology, cores, c2c) ---- */
+
+static void write_topology(struct jw *w, const struct mp_topology *t)
+{
+	j_open(w, "topology", '{');
+	j_int(w, "packages", t->packages);
+	j_int(w, "cores", t->cores);
+	j_int(w, "threads", t->threads);
+	j_close(w, '}');
+}
+
+static void write_core_type(struct jw *w, const struct mp_core_type *t)
+{
+	j_open(w, NULL, '{');
+	j_str(w, "name", t->name, sizeof(t->name), false);
+	j_open(w, "cpus", '[');
+	for (int32_t i = 0; i < mp_count(t->ncpus, MP_MAX_CPUS); i++)
+		j_int(w, NULL, t->cpus[i]);
+	j_close(w, ']');
+	write_caches(w, t->caches, t->ncaches);
+	write_tlbs(w, t->tlbs, t->ntlbs);
+	j_close(w, '}');
+}
+
+static void write_cores(struct jw *w, const struct mp_result *r)
+{
+	const struct mp_c2c *c = &r->core_to_core;
+
+	write_topology(w, &r->topology);
+	j_open(w, "core_types", '[');
+	for (int32_t i = 0; i < mp_count(r->ncore_types, MP_MAX_CORE_TYPES); i++)
+		write_core_type(w, &r->core_types[i]);
+	j_close(w, ']');
+	j_open(w, "core_to_core", '{');
+	j_str(w, "unit", c->unit, sizeof(c->unit), true);
+	j_open(w, "pairs", '[');
+	for (int32_t i = 0; i < mp_count(c->npairs, MP_MAX_PAIRS); i++) {
+		j_open(w, NULL, '{');
+		j_int(w, "a", c->pairs[i].a);
+		j_int(w, "b", c->pairs[i].b);
+		j_double(w, "latency", c->pairs[i].latency);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+	j_close(w, '}');
+}
+
 void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 {
 	struct jw w = { .b = b, .depth = 1, .first = true };
@@ -294,6 +341,7 @@ void mp_write_json(struct mp_buf *b, const struct mp_result *r)
 	write_fetch(&w, r);
 	write_votes(&w, "votes", r->voted, mp_count(r->nvoted, MP_MAX_VOTED));
 	mp_write_json_audit(&w, r);
+	write_cores(&w, r);
 	j_close(&w, '}');
 	mp_buf_putc(b, '\n');
 }

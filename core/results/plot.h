@@ -25,6 +25,11 @@ void mp_svg_element(struct mp_buf *b, const struct mp_result *r, int32_t i);
 /* The plot's file name: "plot-01-latency.svg" (letters, digits and '-' only). */
 void mp_plot_name(char *out, size_t n, const struct mp_result *r, int32_t i);
 
+/* The core-to-core heat map as a file of its own, and its <svg> element alone (svg_heat.c). */
+#define MP_HEATMAP_NAME "plot-core-to-core.svg"
+void mp_write_heatmap(struct mp_buf *b, const struct mp_result *r);
+void mp_heatmap_element(struct mp_buf *b, const struct mp_result *r);
+
 /* Text for XML and HTML: &, <, >, " and ' escaped, control characters dropped. */
 void mp_markup_text(struct mp_buf *b, const char *s);
 

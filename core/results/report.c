@@ -733,6 +733,7 @@ void mp_write_report(struct mp_buf *b, const struct mp_result *r)
 	put_header(b, r);
 	mp_write_report_audit(b, r);
 	put_measured(b, r);
+	mp_write_report_cores(b, r);
 	put_confidence(b, r);
 	put_instruction_side(b, r);
 	put_documented(b, r);

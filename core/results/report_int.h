@@ -6,6 +6,7 @@
 #ifndef MEMPROBE_CORE_RESULTS_REPORT_INT_H
 #define MEMPROBE_CORE_RESULTS_REPORT_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/lib/buf.h"
@@ -33,5 +34,11 @@ void mp_verdict_groups(struct mp_buf *b, const struct mp_result *r, const struct
 
 /* The same and "; measured 32M". */
 void mp_verdict_describe(struct mp_buf *b, const struct mp_result *r, const struct mp_verdict *v);
+
+/* The topology, the core types and their sharing, the core-to-core matrix (report_cores.c). */
+void mp_write_report_cores(struct mp_buf *b, const struct mp_result *r);
+
+/* "0-7,16-23": a list of logical CPUs with runs as ranges, "..." when cut short. */
+void mp_cpu_list(char *out, size_t n, const uint16_t *cpus, int32_t count);
 
 #endif

@@ -56,6 +56,7 @@ void mp_result_init(struct mp_result *r, const char *platform)
 		mp_tlb_init(&r->tlbs[i]);
 		mp_tlb_init(&r->documented.tlbs[i]);
 	}
+	r->topology = (struct mp_topology){ MP_NA, MP_NA, MP_NA };
 }
 
 struct mp_cache *mp_result_add_cache(struct mp_result *r)
@@ -197,4 +198,49 @@ const char *mp_probe_status_name(enum mp_probe_status s)
 	static const char *const names[] = { "ok", "unsupported", "failed", "skipped" };
 
 	return name_of(names, MP_COUNT_OF(names), s);
+}
+
+void mp_core_type_copy(struct mp_core_type *t, const struct mp_result *from)
+{
+	t->ncaches = mp_count(from->ncaches, MP_MAX_CACHES);
+	mp_memcpy(t->caches, from->caches, sizeof(t->caches));
+	t->ntlbs = mp_count(from->ntlbs, MP_MAX_TLBS);
+	mp_memcpy(t->tlbs, from->tlbs, sizeof(t->tlbs));
+}
+
+void mp_result_boot_type_sync(struct mp_result *r)
+{
+	if (r->ncore_types > 0)
+		mp_core_type_copy(&r->core_types[0], r);
+}
+
+/* The CPUs of the pairs, ascending; how many. */
+int32_t mp_c2c_cpus(const struct mp_c2c *c, int32_t *cpus, int32_t max)
+{
+	int32_t n = 0;
+
+	for (int32_t i = 0; i < mp_count(c->npairs, MP_MAX_PAIRS); i++)
+		for (int k = 0; k < 2; k++) {
+			int32_t cpu = k ? c->pairs[i].b : c->pairs[i].a, j = n;
+			bool seen = false;
+
+			for (int32_t m = 0; m < n; m++)
+				seen |= cpus[m] == cpu;
+			if (seen || n >= max)
+				continue;
+			for (; j > 0 && cpus[j - 1] > cpu; j--)
+				cpus[j] = cpus[j - 1];
+			cpus[j] = cpu;
+			n++;
+		}
+	return n;
+}
+
+double mp_c2c_latency(const struct mp_c2c *c, int32_t a, int32_t b)
+{
+	for (int32_t i = 0; i < mp_count(c->npairs, MP_MAX_PAIRS); i++)
+		if ((c->pairs[i].a == a && c->pairs[i].b == b) ||
+		    (c->pairs[i].a == b && c->pairs[i].b == a))
+			return c->pairs[i].latency;
+	return mp_na_double();
 }

@@ -89,7 +89,7 @@ struct mp_cache {
 	enum mp_replacement replacement;
 	enum mp_inclusion inclusion;
 	enum mp_method method;
-	int32_t shared_by;            /* logical CPUs sharing it (documented), MP_NA */
+	int32_t shared_by;            /* logical CPUs sharing one instance (probe "cores"), MP_NA */
 };
 
 struct mp_tlb {
@@ -341,6 +341,46 @@ struct mp_audit {
 	int32_t dropped;             /* verdicts that did not fit */
 };
 
+/*
+ * The logical CPUs (probes "topology", "cores" and "c2c"; docs/results.md).
+ * The tables are bounded: a machine with more than MP_MAX_CPUS logical CPUs
+ * is measured on its first MP_MAX_CPUS (a note says so); core types beyond
+ * MP_MAX_CORE_TYPES are not measured apart (a note names them).
+ */
+#define MP_MAX_CPUS 1024
+#define MP_MAX_CORE_TYPES 4
+#define MP_MAX_PAIRS 128
+
+/* Totals over the machine, as found; MP_NA where not known. */
+struct mp_topology {
+	int32_t packages;
+	int32_t cores;
+	int32_t threads;              /* logical CPUs */
+};
+
+/* A group of logical CPUs of one kind, measured on its first CPU. */
+struct mp_core_type {
+	char name[MP_NAME_LEN];
+	int32_t ncpus;
+	uint16_t cpus[MP_MAX_CPUS];   /* logical CPU numbers, ascending */
+	int32_t ncaches;
+	struct mp_cache caches[MP_MAX_CACHES];
+	int32_t ntlbs;
+	struct mp_tlb tlbs[MP_MAX_TLBS];
+};
+
+/* One-way transfer time of a cache line from CPU a to CPU b (a ping-pong round / 2). */
+struct mp_c2c_pair {
+	int32_t a, b;
+	double latency;
+};
+
+struct mp_c2c {
+	char unit[8];                 /* "ns", or "ticks" when the timestamp rate is unknown */
+	int32_t npairs;
+	struct mp_c2c_pair pairs[MP_MAX_PAIRS];
+};
+
 struct mp_result {
 	char platform[24];            /* "uefi-x86_64", "linux-x86_64", "sim" */
 	struct mp_machine machine;
@@ -367,6 +407,10 @@ struct mp_result {
 	struct mp_fetch_level fetch[MP_MAX_CACHES];
 	struct mp_cpu_timing cpu_timing;
 	struct mp_audit audit;        /* documented sources and verdicts (core/results/audit.h) */
+	struct mp_topology topology;
+	int32_t ncore_types;
+	struct mp_core_type core_types[MP_MAX_CORE_TYPES];
+	struct mp_c2c core_to_core;
 };
 
 /* A table count made safe for indexing: n clamped to 0 .. max. */
@@ -455,5 +499,20 @@ bool mp_result_unstable(const struct mp_result *r, const struct mp_structure *s,
  * The suite calls it once, after the last probe.
  */
 void mp_result_reconcile(struct mp_result *r, bool compare);
+
+/* The CPUs of the core-to-core pairs, ascending, at most max; how many. */
+int32_t mp_c2c_cpus(const struct mp_c2c *c, int32_t *cpus, int32_t max);
+/* The latency between two CPUs (either order); NaN when not measured. */
+double mp_c2c_latency(const struct mp_c2c *c, int32_t a, int32_t b);
+
+/* A core type's caches and TLBs: those of a result. */
+void mp_core_type_copy(struct mp_core_type *t, const struct mp_result *from);
+
+/*
+ * The boot CPU's core type (core_types[0]) made the top-level caches[] and
+ * tlbs[] again, after they changed (the reconciliation); nothing without
+ * core types.
+ */
+void mp_result_boot_type_sync(struct mp_result *r);
 
 #endif

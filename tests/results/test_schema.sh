@@ -85,6 +85,14 @@ drift "a documented value written as text" "verdicts/0/documented/0/value" \
 	'doc["verdicts"][0]["documented"][0]["value"] = "32K"'
 drift "a verdict without its sources" "verdicts/0/documented" \
 	'doc["verdicts"][0]["documented"] = []'
+drift "a core type without its CPUs" "core_types/1: 'cpus' is a required" \
+	'del doc["core_types"][1]["cpus"]'
+drift "a core-to-core unit outside the enum" "core_to_core/unit" \
+	'doc["core_to_core"]["unit"] = "furlongs"'
+drift "a pair's latency written as text" "core_to_core/pairs/0/latency" \
+	'doc["core_to_core"]["pairs"][0]["latency"] = "7"'
+drift "a topology without threads" "topology: 'threads' is a required" \
+	'del doc["topology"]["threads"]'
 drift "a NaN literal" "NaN is not JSON" 'doc["memory"]["latency_ns"] = float("nan")'
 drift "another tool's file" ": tool:" 'doc["tool"] = "other"'
 printf '{"tool": "memprobe",' > "$tmp/truncated.json"

@@ -99,6 +99,27 @@ static void test_verdicts(void)
 	      "verdicts in report order: L1 data size first");
 }
 
+/* The sharing the cores probe measured is judged against the documented "shared by". */
+static void test_shared_by_measured(void)
+{
+	const struct mp_verdict *v;
+	struct mp_cache *m;
+
+	fill();
+	r.caches[0].shared_by = 2;
+	m = mp_result_add_cache(&r);
+	m->level = 3;
+	m->type = MP_KIND_UNIFIED;
+	m->shared_by = 6;
+	mp_audit_judge(&r);
+	v = verdict(1, MP_KIND_DATA, MP_FACT_SHARED_BY);
+	CHECK(v && v->measured == 2 && v->measured_agrees == MP_NO && mp_verdict_disagrees(v),
+	      "L1 data measured shared by 2, documented 1: disagreement");
+	v = verdict(3, MP_KIND_UNIFIED, MP_FACT_SHARED_BY);
+	CHECK(v && v->measured == 6 && v->measured_agrees == MP_YES,
+	      "L3 measured shared by 6, documented 6: agrees");
+}
+
 static void test_unreadable_ignored(void)
 {
 	fill();
@@ -165,6 +186,7 @@ static void test_full_table(void)
 int main(void)
 {
 	test_verdicts();
+	test_shared_by_measured();
 	test_unreadable_ignored();
 	test_report();
 	test_full_table();

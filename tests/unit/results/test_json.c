@@ -165,6 +165,35 @@ static void fill_sources(struct mp_result *res)
 	mp_audit_judge(res);
 }
 
+/* Two socket-less core types (a hybrid part) and a ping-pong pair of each kind. */
+static void fill_cores(struct mp_result *res)
+{
+	static const uint16_t p_cpus[] = { 0, 1, 2, 3 }, e_cpus[] = { 4, 5 };
+	struct mp_core_type *t = &res->core_types[0];
+
+	res->topology = (struct mp_topology){ 1, 4, 6 };
+	res->ncore_types = 2;
+	mp_strlcpy(t->name, "P-core", sizeof(t->name));
+	t->ncpus = 4;
+	mp_memcpy(t->cpus, p_cpus, sizeof(p_cpus));
+	t->ncaches = 1;
+	fill_cache(&t->caches[0], 1, MP_KIND_DATA, 49152);
+	t->ntlbs = 1;
+	fill_tlb(&t->tlbs[0], 1, MP_KIND_DATA, 64);
+	t++;
+	mp_strlcpy(t->name, "E-core", sizeof(t->name));
+	t->ncpus = 2;
+	mp_memcpy(t->cpus, e_cpus, sizeof(e_cpus));
+	t->ncaches = 2;
+	fill_cache(&t->caches[0], 1, MP_KIND_DATA, 32768);
+	fill_cache(&t->caches[1], 2, MP_KIND_UNIFIED, 2 << 20);
+	t->caches[1].shared_by = 4;
+	mp_strlcpy(res->core_to_core.unit, "ns", sizeof(res->core_to_core.unit));
+	res->core_to_core.npairs = 2;
+	res->core_to_core.pairs[0] = (struct mp_c2c_pair){ 0, 1, 7.25 };
+	res->core_to_core.pairs[1] = (struct mp_c2c_pair){ 0, 4, mp_na_double() };
+}
+
 static void fill_sample(struct mp_result *res)
 {
 	struct mp_curve *c;
@@ -197,6 +226,7 @@ static void fill_sample(struct mp_result *res)
 	fill_counters(res);
 	fill_cpu(res);
 	fill_sources(res);
+	fill_cores(res);
 }
 
 /* Written by mp_result_init alone: everything null, every table empty. */
@@ -253,7 +283,17 @@ static const char empty_json[] =
 	"  \"fetch\": [],\n"
 	"  \"votes\": [],\n"
 	"  \"sources\": [],\n"
-	"  \"verdicts\": []\n"
+	"  \"verdicts\": [],\n"
+	"  \"topology\": {\n"
+	"    \"packages\": null,\n"
+	"    \"cores\": null,\n"
+	"    \"threads\": null\n"
+	"  },\n"
+	"  \"core_types\": [],\n"
+	"  \"core_to_core\": {\n"
+	"    \"unit\": null,\n"
+	"    \"pairs\": []\n"
+	"  }\n"
 	"}\n";
 
 static const char l1_json[] =
@@ -366,6 +406,16 @@ static void test_sample(void)
 	check_has(j, "\"fetch\": [\n    {\n      \"level\": 1,\n      \"effective_size_bytes\": "
 		     "32768,\n      \"line_cycles\": 1.250,", "a fetch level");
 	check_has(j, "\"clock_steady\": false,", "a clock that moved");
+	check_has(j, "\"topology\": {\n    \"packages\": 1,\n    \"cores\": 4,\n"
+		     "    \"threads\": 6\n  },", "topology: the three counts");
+	check_has(j, "\"name\": \"E-core\",\n      \"cpus\": [\n        4,\n        5\n      ],\n"
+		     "      \"caches\": [", "a core type: its name, its CPUs, then its caches");
+	check_has(j, "\"size_bytes\": 2097152,", "a core type's own cache");
+	check_has(j, "\"shared_by\": 4\n", "a core type's measured sharing");
+	check_has(j, "\"core_to_core\": {\n    \"unit\": \"ns\",\n    \"pairs\": [\n      {\n"
+		     "        \"a\": 0,\n        \"b\": 1,\n        \"latency\": 7.250\n      },",
+		  "core to core: the unit, then each pair");
+	check_has(j, "\"b\": 4,\n        \"latency\": null\n", "an unmeasured pair is null");
 	CHECK(strstr(j, "nan") == NULL && strstr(j, "inf") == NULL, "no nan or inf in JSON");
 	CHECK(strstr(j, "\t") == NULL, "no raw tab in JSON");
 }
