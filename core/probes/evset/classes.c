@@ -13,14 +13,23 @@
 static uint64_t set[MP_EVSET_MAX_POOL];
 static uint64_t victims[MP_EVSET_MAX_CLASSES];
 
+int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		    uint64_t *p)
+{
+	int ev;
+
+	*p = n / EVSET_PREFIX_DIV ? n / EVSET_PREFIX_DIV : n;
+	while ((ev = mp_evset_evicts(e, victim, pool, *p)) == 0 && *p < n)
+		*p = 2 * *p < n ? 2 * *p : n;
+	return ev;
+}
+
 int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		  uint64_t *out, uint64_t *m)
 {
-	uint64_t p = n / EVSET_PREFIX_DIV ? n / EVSET_PREFIX_DIV : n;
-	int ev, st;
+	uint64_t p;
+	int ev = mp_evset_prefix(e, victim, pool, n, &p), st;
 
-	while ((ev = mp_evset_evicts(e, victim, pool, p)) == 0 && p < n)
-		p = 2 * p < n ? 2 * p : n;
 	if (ev <= 0)
 		return ev;
 	mp_memcpy(out, pool, p * sizeof(*pool));

@@ -73,8 +73,16 @@ int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 		  uint64_t *line);
 
 /*
+ * The shortest prefix of pool[0 .. n) that evicts the victim, doubling
+ * from a sixteenth, in *p.  1 found, 0 the pool does not evict it, -1 a
+ * run failed.
+ */
+int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		    uint64_t *p);
+
+/*
  * A minimal set for the victim out of pool[0 .. n): the shortest prefix
- * of the pool that evicts it (doubling from a sixteenth), reduced; into
+ * of the pool that evicts it, reduced; into
  * set (room for n), its size in *m.  1 found, 0 the pool does not evict
  * the victim, 2 the deadline passed, -1 a run failed.
  */

@@ -22,7 +22,7 @@
  * so that every class has some four times its ways (docs/algorithms.md). */
 #define EVSET_POOL_FACTOR 4u
 /* Passes over the set and the tail, and tries of a victim, per test. */
-#define EVSET_PASSES 2u
+#define EVSET_PASSES 1u
 #define EVSET_TRIALS 2u
 /* The tail: this many times the most ways above. */
 #define EVSET_TAIL_FACTOR 2u
@@ -38,6 +38,7 @@ struct level {
 	uint64_t up_ways;       /* the most ways of any level above */
 	uint64_t pages;         /* pages its pool is taken from */
 	uint64_t n;             /* candidates in the pool */
+	bool within;            /* the pool holds only lines congruent with the victim above */
 	uint64_t ways, line, size, classes;
 	const char *why;        /* what is not measured, and why */
 };
@@ -49,6 +50,7 @@ struct upper {
 	struct mp_evset e;
 	uint64_t set[UPPER_SET];
 	uint64_t m;             /* 0: none (the L1, or a level not measured) */
+	uint64_t classes;       /* its classes at a page offset, all of them; 0: not counted */
 	uint64_t tail[UPPER_TAIL];
 };
 
@@ -102,11 +104,48 @@ static void set_pool(struct run *rn, struct level *lv, uint64_t n)
 	lv->n = k;
 }
 
+/*
+ * Below a level measured here, only the candidates congruent with the
+ * victim there (its minimal set evicts them, one try) can be congruent
+ * here: a level's set index holds the bits of the one above it
+ * (docs/algorithms.md).  The rest are left out, which makes the pool a
+ * few dozen times smaller.
+ */
+static int filter_within(struct run *rn, struct level *lv)
+{
+	struct mp_evset e = rn->up.e;
+	uint64_t kept = 0;
+
+	e.tail = NULL;
+	e.ntail = 0;
+	e.trials = 1;
+	for (uint64_t i = 0; i < lv->n; i++) {
+		int ev = mp_evset_evicts(&e, pool[i], rn->up.set, rn->up.m);
+
+		if (ev < 0)
+			return -1;
+		if (ev > 0)
+			pool[kept++] = pool[i];
+	}
+	lv->n = kept;
+	lv->within = true;
+	return 0;
+}
+
+static int pool_of(struct run *rn, struct level *lv)
+{
+	lv->within = false;
+	set_pool(rn, lv, lv->pages);
+	return rn->up.m ? filter_within(rn, lv) : 0;
+}
+
 /* Is the candidate congruent with the victim at every level above this one? */
-static int above(struct run *rn, uint64_t y)
+static int above(struct run *rn, const struct level *lv, uint64_t y)
 {
 	uint64_t page = rn->m.page_bytes, colours = rn->l1_way / page;
 
+	if (lv->within)
+		return 1;
 	if (!rn->up.m)
 		return colours <= 1 || (rn->x / page) % colours == (y / page) % colours;
 	return mp_evset_evicts(&rn->up.e, y, rn->up.set, rn->up.m);
@@ -114,21 +153,21 @@ static int above(struct run *rn, uint64_t y)
 
 /*
  * The tail: candidates congruent with the victim above but not here (the
- * set found without a tail does not evict them), EVSET_TAIL_FACTOR times
- * the most ways above.  Taken out of the pool.
+ * prefix that evicts the victim, pool[0 .. p), does not evict them),
+ * EVSET_TAIL_FACTOR times the most ways above, from the rest of the pool.
+ * Taken out of the pool.
  */
-static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m1,
+static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p,
 		     uint64_t *nt)
 {
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = p;
 
 	*nt = 0;
-	for (uint64_t i = 0; i < lv->n; i++) {
-		bool own = mp_evset_member(set, m1, pool[i]);
-		int a = !own && *nt < want && *nt < UPPER_TAIL ? above(rn, pool[i]) : 0, ev = 0;
+	for (uint64_t i = p; i < lv->n; i++) {
+		int a = *nt < want && *nt < UPPER_TAIL ? above(rn, lv, pool[i]) : 0, ev = 0;
 
 		if (a > 0)
-			ev = mp_evset_evicts(e, pool[i], set, m1);
+			ev = mp_evset_evicts(e, pool[i], pool, p);
 		if (a < 0 || ev < 0)
 			return -1;
 		if (a > 0 && ev == 0)
@@ -147,18 +186,18 @@ static const char *find_why(int st)
 }
 
 /*
- * The victim's minimal set, first without a tail, then with one: its ways
- * and line.  0 (what is missing in lv->why), -1 when a run failed.
+ * The victim's minimal set with a tail (picked with the shortest prefix
+ * of the pool that evicts the victim without one): its ways and line.  0 (what is missing in lv->why), -1 when a run failed.
  */
 static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 {
-	uint64_t m1 = 0, nt = 0, mm = 0;
-	int st = mp_evset_find(e, rn->x, pool, lv->n, set, &m1);
+	uint64_t p = 0, nt = 0, mm = 0;
+	int st = mp_evset_prefix(e, rn->x, pool, lv->n, &p);
 
 	if (st != 1)
 		return st < 0 ? -1 : (lv->why = find_why(st), 0);
-	mp_logf(rn->c->p, MP_LOG_INFO, "DBG phase1 m1 %llu slow %llu hit %.1f", (unsigned long long)m1, (unsigned long long)e->slow, rn->hit);
-	if (pick_tail(rn, e, lv, m1, &nt) < 0)
+	mp_logf(rn->c->p, MP_LOG_INFO, "DBG phase1 p %llu slow %llu hit %.1f", (unsigned long long)p, (unsigned long long)e->slow, rn->hit);
+	if (pick_tail(rn, e, lv, p, &nt) < 0)
 		return -1;
 	mp_logf(rn->c->p, MP_LOG_INFO, "DBG tail %llu", (unsigned long long)nt);
 	if (nt < EVSET_TAIL_FACTOR * lv->up_ways)
@@ -173,7 +212,7 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 	return 0;
 }
 
-/* Keep this level's tester, set and tail for the tail of the next. */
+/* Keep this level's tester, set, tail and classes for the next. */
 static void keep_upper(struct run *rn, const struct mp_evset *e, const struct level *lv)
 {
 	rn->up.m = 0;
@@ -185,6 +224,23 @@ static void keep_upper(struct run *rn, const struct mp_evset *e, const struct le
 	rn->up.e.tail = rn->up.tail;
 	rn->up.e.deadline = 0;
 	rn->up.m = lv->ways;
+	rn->up.classes = lv->size ? lv->classes : 0;
+}
+
+/*
+ * Counted within the victim's class above: every class above holds as
+ * many of this level's (docs/algorithms.md), so the classes at a page
+ * offset are those within one times the classes above.
+ */
+static int within_size(struct run *rn, struct level *lv, const struct mp_evset_classes *k)
+{
+	lv->classes = k->count * rn->up.classes;
+	if (!k->complete)
+		return lv->why = k->why, 0;
+	if (!rn->up.classes)
+		return lv->why = "the level above's classes were not counted", 0;
+	lv->size = lv->classes * rn->m.page_bytes * lv->ways;
+	return 0;
 }
 
 /*
@@ -202,9 +258,12 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
 	e->tail = NULL;
 	e->ntail = 0;
-	set_pool(rn, lv, lv->pages);
+	if (pool_of(rn, lv) < 0)
+		return -1;
 	if (mp_evset_count(e, pool, lv->n, 0, &k) < 0)
 		return -1;
+	if (lv->within)
+		return within_size(rn, lv, &k);
 	lv->classes = k.count;
 	if (!k.complete)
 		return lv->why = k.why, 0;
@@ -230,17 +289,19 @@ static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 static int measure(struct run *rn, struct level *lv)
 {
-	struct mp_evset e;
+	struct mp_evset e, kept;
 
 	tester(rn, lv, &e);
-	set_pool(rn, lv, lv->pages);
+	if (pool_of(rn, lv) < 0)
+		return -1;
 	if (geometry(rn, &e, lv) < 0)
 		return -1;
+	kept = e;
 	mp_logf(rn->c->p, MP_LOG_INFO, "DBG L%d geometry: ways %llu line %llu loads %llu why %s", (int)lv->level, (unsigned long long)lv->ways, (unsigned long long)lv->line, (unsigned long long)e.loads, lv->why ? lv->why : "-");
-	keep_upper(rn, &e, lv);
-	if (!lv->ways)
-		return 0;
-	return size(rn, &e, lv);
+	if (lv->ways && size(rn, &e, lv) < 0)
+		return -1;
+	keep_upper(rn, &kept, lv);
+	return 0;
 }
 
 /* Did compact sets measure the level (size, ways and line)? */
