@@ -10,8 +10,14 @@
 /* The first prefix of the pool tried as an eviction set: this fraction of it. */
 #define EVSET_PREFIX_DIV 16u
 
+/* The minimal sets of the first classes, kept to recognise a class's stragglers. */
+#define KEPT_CLASSES 512u
+#define KEPT_LINES 64u
+
 static uint64_t set[MP_EVSET_MAX_POOL];
 static uint64_t victims[MP_EVSET_MAX_CLASSES];
+static uint64_t kept[KEPT_CLASSES][KEPT_LINES];
+static uint64_t kept_n[KEPT_CLASSES];
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -82,7 +88,31 @@ static int stop(struct mp_evset_classes *out, const char *why)
 	return 0;
 }
 
-/* One class more: 1 counted, 0 stopped (out->why), -1 failed. */
+/*
+ * A candidate the rest of the pool does not evict: a straggler of a class
+ * counted (its set evicts it; the removal test missed it once), or a class
+ * with too few candidates left.  1, 0, -1 a run failed.
+ */
+static int straggler(struct mp_evset *e, uint64_t x, uint64_t counted)
+{
+	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES; i++) {
+		int ev = kept_n[i] ? mp_evset_evicts(e, x, kept[i], kept_n[i]) : 0;
+
+		if (ev != 0)
+			return ev;
+	}
+	return 0;
+}
+
+static void keep(uint64_t i, const uint64_t *s, uint64_t m)
+{
+	if (i >= KEPT_CLASSES)
+		return;
+	kept_n[i] = m <= KEPT_LINES ? m : 0;
+	mp_memcpy(kept[i], s, kept_n[i] * sizeof(*s));
+}
+
+/* One class more: 1 counted or a straggler dropped, 0 stopped (out->why), -1 failed. */
 static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      struct mp_evset_classes *out)
 {
@@ -91,25 +121,26 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 
 	if (st < 0)
 		return -1;
+	if (st == 0 && (dup = straggler(e, x, out->count)) != 0)
+		return dup;
 	if (st == 0)
 		return stop(out, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
 		return stop(out, "the time bound passed before every class was found");
-	if (out->ways && m != out->ways)
-		return stop(out, "minimal sets of different sizes");
-	out->ways = m;
 	if ((dup = seen(e, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)
 		return -1;
 	if (!dup && out->count < MP_EVSET_MAX_CLASSES)
 		victims[out->count] = x;
+	if (!dup)
+		keep(out->count, set, m);
 	out->count += !dup;
 	return 1;
 }
 
-int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n,
 		   struct mp_evset_classes *out)
 {
-	*out = (struct mp_evset_classes){ .ways = ways };
+	*out = (struct mp_evset_classes){ 0 };
 	while (n > 0) {
 		int st = next_class(e, pool, &n, out);
 

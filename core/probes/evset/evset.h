@@ -95,7 +95,6 @@ bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off);
 /* The congruence classes among a pool's candidates, and how they were counted. */
 struct mp_evset_classes {
 	uint64_t count;         /* classes found */
-	uint64_t ways;          /* size of every minimal set (they must agree) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
 	const char *why;        /* incomplete: why */
 };
@@ -103,11 +102,13 @@ struct mp_evset_classes {
 /*
  * Count the classes among pool[0 .. n) (the pool is reordered and used
  * up): take a victim, reduce the rest to a minimal set, remove every
- * candidate that set evicts, until none is left.  `ways` is the minimal
- * set size already found (0: the first class sets it).  -1 when a run
- * failed.
+ * candidate that set evicts, until none is left.  A set found without a
+ * tail may hold more lines than the ways (those of the levels above too):
+ * only which candidates it evicts counts.  A set that evicts the victim
+ * of a class counted before is that class again, not counted twice.  -1
+ * when a run failed.
  */
-int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n,
 		   struct mp_evset_classes *out);
 
 #endif

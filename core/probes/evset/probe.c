@@ -27,7 +27,7 @@
 /* The tail: this many times the most ways above. */
 #define EVSET_TAIL_FACTOR 2u
 /* Seconds of the platform's clock a level may take, by profile. */
-static const double level_seconds[] = { [MP_PROFILE_QUICK] = 0.2, [MP_PROFILE_FULL] = 60.0 };
+static const double level_seconds[] = { [MP_PROFILE_QUICK] = 1.5, [MP_PROFILE_FULL] = 60.0 };
 
 static uint64_t pool[MP_EVSET_MAX_POOL], set[MP_EVSET_MAX_POOL], tail[MP_EVSET_MAX_POOL];
 
@@ -260,7 +260,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 	e->ntail = 0;
 	if (pool_of(rn, lv) < 0)
 		return -1;
-	if (mp_evset_count(e, pool, lv->n, 0, &k) < 0)
+	if (mp_evset_count(e, pool, lv->n, &k) < 0)
 		return -1;
 	if (lv->within)
 		return within_size(rn, lv, &k);
@@ -330,25 +330,39 @@ static void record(struct mp_cache *rec, const struct level *lv)
 	rec->method = MP_METHOD_EVSETS;
 }
 
-static void describe(struct mp_buf *b, const struct level *lv, const char *method)
+/* The level in the probe's message: what was measured, what not and why. */
+static void describe(struct mp_buf *b, const struct level *lv)
 {
 	mp_buf_printf(b, "%sL%d ", b->len ? "; " : "", (int)lv->level);
 	if (!lv->ways) {
-		mp_buf_printf(b, "not measured: %s (%s)", lv->why, method);
+		mp_buf_printf(b, "not measured: %s", lv->why);
 		return;
 	}
-	if (lv->size)
+	if (lv->size) {
 		mp_buf_size(b, lv->size);
-	else
-		mp_buf_puts(b, "size ?");
-	mp_buf_printf(b, " %llu-way", (unsigned long long)lv->ways);
+		mp_buf_putc(b, ' ');
+	}
+	mp_buf_printf(b, "%llu-way", (unsigned long long)lv->ways);
 	if (lv->line)
 		mp_buf_printf(b, " %llu B", (unsigned long long)lv->line);
-	mp_buf_printf(b, " (%s; %llu classes at a page offset", method,
-		      (unsigned long long)lv->classes);
+	if (!lv->line)
+		mp_buf_puts(b, "; line not measured");
 	if (lv->why)
 		mp_buf_printf(b, "; size not measured: %s", lv->why);
-	mp_buf_puts(b, ")");
+}
+
+/* The method the level's values come from, and why, in a note. */
+static void note_method(struct mp_ctx *c, const struct level *lv, const char *method)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: %s", (int)lv->level, method);
+	if (lv->classes)
+		mp_buf_printf(&b, "; %llu congruence classes at a page offset",
+			      (unsigned long long)lv->classes);
+	mp_result_add_note(c->r, text);
 }
 
 static void note_disagree(struct mp_ctx *c, const struct mp_cache *rec, const struct level *lv)
@@ -424,7 +438,8 @@ static void levels(struct run *rn)
 			break;
 		if (measure(rn, &lv) < 0)
 			return mp_probe_fail(rn->c, "the platform failed a run");
-		describe(&msg, &lv, settle(rn, level_rec(rn->c->r, i), &lv));
+		note_method(rn->c, &lv, settle(rn, level_rec(rn->c->r, i), &lv));
+		describe(&msg, &lv);
 	}
 	mp_progress(rn->c->p, "evset", MP_MAX_CACHES - 1, MP_MAX_CACHES - 1);
 }
