@@ -32,7 +32,7 @@ static bool right(int64_t got, uint64_t want)
 
 /* Every value right or null; counts the exact ones into *exact. */
 static void check_level(const struct ps_run *s, const struct mp_sim_cache_model *mc,
-			const char *msg, int *exact)
+			const struct mp_probe *ev, int *exact)
 {
 	const struct mp_cache *got = found(&s->r, mc->level);
 	bool all = got && got->size_bytes == (int64_t)mc->size && got->ways == (int64_t)mc->ways &&
@@ -46,8 +46,9 @@ static void check_level(const struct ps_run *s, const struct mp_sim_cache_model 
 	      (unsigned long long)mc->size, (unsigned long long)mc->ways,
 	      (unsigned long long)mc->line);
 	if (!all)
-		CHECK(strstr(msg, "not measured") != NULL, "%s L%d: what is missing says why",
-		      s->name, (int)mc->level);
+		CHECK(ev->status != MP_PROBE_OK ? ev->message[0] != '\0'
+						 : strstr(ev->message, "not measured") != NULL,
+		      "%s L%d: what is missing says why", s->name, (int)mc->level);
 	*exact += all;
 	printf("INFO %s L%d: %s (method %s)\n", s->name, (int)mc->level,
 	       all ? "exact" : "not all measured", got ? mp_method_name(got->method) : "-");
@@ -80,7 +81,7 @@ static void run(const char *path, int rough)
 	printf("INFO %s: evset %.2f s: %s: %s\n", s.name, s.wall - t0,
 	       mp_probe_status_name(ev->status), ev->message);
 	for (int32_t level = 2; ps_cache(&s.model, level); level++, levels++)
-		check_level(&s, ps_cache(&s.model, level), ev->message, &exact);
+		check_level(&s, ps_cache(&s.model, level), ev, &exact);
 	printf("INFO %s: probes %.2f s; %d of %d levels exact so far\n", s.name, s.wall, exact,
 	       levels);
 	ps_close(&s);

@@ -20,6 +20,8 @@
 
 /* Candidates a pool may hold (offsets of 8 bytes each in a static table). */
 #define MP_EVSET_MAX_POOL (1u << 16)
+/* The line loaded before a victim is timed: this far before its page's end. */
+#define MP_EVSET_WARM_BACK 64u
 /* Congruence classes counted at most (their victims are kept). */
 #define MP_EVSET_MAX_CLASSES 4096u
 
@@ -66,8 +68,8 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
 
 /*
  * The line: the least distance d (a power of two from 16 to 512) such that
- * the victim moved by d is no longer evicted by its minimal set; 0 when
- * none is.  -1 when a run failed.
+ * the victim moved by d (and the tail with it) is no longer evicted by its
+ * minimal set; 0 when none is.  -1 when a run failed.
  */
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  uint64_t *line);

@@ -104,6 +104,18 @@ static void set_pool(struct run *rn, struct level *lv, uint64_t n)
 	lv->n = k;
 }
 
+/* Is the candidate congruent with the victim at every level above this one? */
+static int above(struct run *rn, const struct level *lv, uint64_t y)
+{
+	uint64_t page = rn->m.page_bytes, colours = rn->l1_way / page;
+
+	if (lv->within)
+		return 1;
+	if (!rn->up.m)
+		return colours <= 1 || (rn->x / page) % colours == (y / page) % colours;
+	return mp_evset_evicts(&rn->up.e, y, rn->up.set, rn->up.m);
+}
+
 /*
  * Below a level measured here, only the candidates congruent with the
  * victim there (its minimal set evicts them, one try) can be congruent
@@ -132,23 +144,31 @@ static int filter_within(struct run *rn, struct level *lv)
 	return 0;
 }
 
+/*
+ * An L1 whose way spans several pages (a virtually indexed 64K 2-way L1):
+ * only the candidates of the victim's colour (page number modulo the
+ * pages of a way) share its L1 set, so that the set's lines pass through
+ * it in order (an exclusive L2 is filled from it).
+ */
+static void filter_colour(struct run *rn, struct level *lv)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (above(rn, lv, pool[i]))
+			pool[kept++] = pool[i];
+	lv->n = kept;
+}
+
 static int pool_of(struct run *rn, struct level *lv)
 {
 	lv->within = false;
 	set_pool(rn, lv, lv->pages);
-	return rn->up.m ? filter_within(rn, lv) : 0;
-}
-
-/* Is the candidate congruent with the victim at every level above this one? */
-static int above(struct run *rn, const struct level *lv, uint64_t y)
-{
-	uint64_t page = rn->m.page_bytes, colours = rn->l1_way / page;
-
-	if (lv->within)
-		return 1;
-	if (!rn->up.m)
-		return colours <= 1 || (rn->x / page) % colours == (y / page) % colours;
-	return mp_evset_evicts(&rn->up.e, y, rn->up.set, rn->up.m);
+	if (!rn->up.m) {
+		filter_colour(rn, lv);
+		return 0;
+	}
+	return filter_within(rn, lv);
 }
 
 /*
@@ -196,10 +216,8 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 
 	if (st != 1)
 		return st < 0 ? -1 : (lv->why = find_why(st), 0);
-	mp_logf(rn->c->p, MP_LOG_INFO, "DBG phase1 p %llu slow %llu hit %.1f", (unsigned long long)p, (unsigned long long)e->slow, rn->hit);
 	if (pick_tail(rn, e, lv, p, &nt) < 0)
 		return -1;
-	mp_logf(rn->c->p, MP_LOG_INFO, "DBG tail %llu", (unsigned long long)nt);
 	if (nt < EVSET_TAIL_FACTOR * lv->up_ways)
 		return lv->why = "too few candidates congruent above but not here", 0;
 	e->tail = tail;
@@ -297,7 +315,6 @@ static int measure(struct run *rn, struct level *lv)
 	if (geometry(rn, &e, lv) < 0)
 		return -1;
 	kept = e;
-	mp_logf(rn->c->p, MP_LOG_INFO, "DBG L%d geometry: ways %llu line %llu loads %llu why %s", (int)lv->level, (unsigned long long)lv->ways, (unsigned long long)lv->line, (unsigned long long)e.loads, lv->why ? lv->why : "-");
 	if (lv->ways && size(rn, &e, lv) < 0)
 		return -1;
 	keep_upper(rn, &kept, lv);

@@ -30,6 +30,18 @@ static void *self_loop(struct mp_evset *e, uint64_t off)
 	return w;
 }
 
+/*
+ * The last line of the victim's page: loaded right before the victim is
+ * timed, so that the victim's translation is in the TLB and the time is
+ * the cache's alone (the set's pages evict it from the first-level TLB,
+ * whose miss can cost as much as a level's step).  Its own cache sets are
+ * none of the victim's: another page offset.
+ */
+static uint64_t warm_line(const struct mp_evset *e, uint64_t victim)
+{
+	return victim - victim % e->page + e->page - MP_EVSET_WARM_BACK;
+}
+
 static bool late(struct mp_evset *e)
 {
 	e->late = e->late || (e->deadline && mp_now(e->c->p) > e->deadline);
@@ -88,16 +100,20 @@ static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, u
  * from any state takes up to w/2 log2 w + 1 distinct accesses: Reineke et
  * al., "Timing predictability of cache replacement policies", 2007).
  */
-static int try_once(struct mp_evset *e, void *x, const uint64_t *set, uint64_t n, uint64_t *t)
+static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		    uint64_t *t)
 {
 	void *tail = e->ntail ? shuffled(e, tail_order, e->tail, e->ntail) : NULL;
+	void *x = self_loop(e, victim), *warm = self_loop(e, warm_line(e, victim));
 
 	if (chase(e, x, 1, t) < 0 || run_tail(e, tail) < 0)
 		return -1;
 	for (unsigned i = 0; i < e->passes; i++)
 		if (chase(e, shuffled(e, set_order, set, n), n, t) < 0)
 			return -1;
-	return run_tail(e, tail) < 0 || chase(e, x, 1, t) < 0 ? -1 : 0;
+	if (run_tail(e, tail) < 0 || chase(e, warm, 1, t) < 0)
+		return -1;
+	return chase(e, x, 1, t) < 0 ? -1 : 0;
 }
 
 /*
@@ -122,7 +138,7 @@ static void flush(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
  * ours and never evict it (LRU, pseudo-LRU, FIFO); as many as the ways
  * evict it under pseudo-LRU only in some orders, so several tries.
  */
-static int slow_once(struct mp_evset *e, void *x, const uint64_t *set, uint64_t n)
+static int slow_once(struct mp_evset *e, uint64_t x, const uint64_t *set, uint64_t n)
 {
 	uint64_t t;
 
@@ -141,7 +157,7 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 
 	if (n == 0)
 		return 0;
-	ev = slow_once(e, self_loop(e, victim), set, n);
+	ev = slow_once(e, victim, set, n);
 	flush(e, victim, set, n);
 	return ev;
 }
@@ -187,12 +203,30 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
 	}
 }
 
+/*
+ * The victim moved by d is in another first-level line than the set's and
+ * the tail's: the tail moved by d takes it out of the levels above, the
+ * set still evicts the victim's line at this level, and with it the moved
+ * victim when that lies in the same line.
+ */
+static int evicts_moved(struct mp_evset *e, uint64_t victim, uint64_t d, const uint64_t *set,
+			uint64_t n)
+{
+	static uint64_t moved[MP_EVSET_MAX_POOL];
+	struct mp_evset m = *e;
+
+	for (uint64_t i = 0; i < e->ntail; i++)
+		moved[i] = e->tail[i] + d;
+	m.tail = moved;
+	return mp_evset_evicts(&m, victim + d, set, n);
+}
+
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  uint64_t *line)
 {
 	*line = 0;
-	for (uint64_t d = 16; d <= 512 && d < e->page; d *= 2) {
-		int ev = mp_evset_evicts(e, victim + d, set, n);
+	for (uint64_t d = 16; d <= 512 && d < e->page / 2; d *= 2) {
+		int ev = evicts_moved(e, victim, d, set, n);
 
 		if (ev < 0)
 			return -1;
