@@ -13,6 +13,7 @@
  * come from the "levels" probe, the L1's from "latency" and "l1".
  */
 #include "core/lib/buf.h"
+#include "core/lib/fmath.h"
 #include "core/lib/str.h"
 #include "core/probes/evset/evset.h"
 #include "core/probes/probes.h"
@@ -24,6 +25,8 @@
 /* Passes over the set and the tail, and tries of a victim, per test. */
 #define EVSET_PASSES 1u
 #define EVSET_TRIALS 2u
+/* Times a minimal set is tested again before it is believed. */
+#define EVSET_RECHECKS 3u
 /* The tail: this many times the most ways above. */
 #define EVSET_TAIL_FACTOR 2u
 /* Seconds of the platform's clock a level may take, by profile. */
@@ -199,6 +202,25 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, uint6
 	return 0;
 }
 
+/*
+ * The minimal set tested again: it must evict the victim every time and
+ * without its first line never, and be no larger than the most ways a set
+ * is kept for (noise that hides evictions leaves hundreds of lines "each
+ * needed").  1 holds up, 0 not, -1 a run failed.
+ */
+static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
+{
+	for (unsigned i = 0; i < EVSET_RECHECKS && m <= UPPER_SET; i++) {
+		int all = mp_evset_evicts(e, x, set, m), less = mp_evset_evicts(e, x, set + 1, m - 1);
+
+		if (all < 0 || less < 0)
+			return -1;
+		if (all != 1 || less != 0)
+			return 0;
+	}
+	return m <= UPPER_SET;
+}
+
 static const char *find_why(int st)
 {
 	return st == 0 ? "the candidates do not evict a victim at this level's latency"
@@ -224,6 +246,8 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 	e->ntail = nt;
 	if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &mm)) != 1)
 		return st < 0 ? -1 : (lv->why = find_why(st), 0);
+	if ((st = repeatable(e, rn->x, mm)) != 1)
+		return st < 0 ? -1 : (lv->why = "the minimal set does not hold up when tested again", 0);
 	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
 		return -1;
 	lv->ways = mm;
@@ -300,8 +324,13 @@ static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
 		.deadline = mp_now(p) + (uint64_t)(seconds * (double)p->tick_hz),
 	};
 	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
-	/* A victim run costs the seam's run and an L1 hit; beyond that, the level's latency. */
-	e->slow = (uint64_t)(rn->hit - rn->l1_lat + (lv->lat + lv->next) / 2);
+	/*
+	 * A victim run costs the seam's run and an L1 hit; beyond that, the
+	 * level's latency.  Between it and the next level's, the geometric
+	 * mean: the next latency "levels" gives may be the memory's or a
+	 * blend (a virtual machine's share of an L3), and the step is wide.
+	 */
+	e->slow = (uint64_t)(rn->hit - rn->l1_lat + mp_sqrt(lv->lat * lv->next));
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
