@@ -44,11 +44,18 @@ int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uin
 	return st < 0 ? -1 : st == 1 ? 2 : 1;
 }
 
+int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64_t m)
+{
+	int ev = mp_evset_evicts(e, victim, s, m);
+
+	return ev == 1 ? mp_evset_evicts(e, victim, s, m) : ev;
+}
+
 /* Is the minimal set another class's: does it evict a victim of a class counted before? */
 static int seen(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++) {
-		int ev = mp_evset_evicts(e, victims[i], s, m);
+		int ev = mp_evset_confirmed(e, victims[i], s, m);
 
 		if (ev != 0)
 			return ev;
@@ -71,7 +78,7 @@ static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const u
 	uint64_t kept = 0;
 
 	for (uint64_t i = 0; i < *n; i++) {
-		int ev = mp_evset_member(s, m, pool[i]) ? 1 : mp_evset_evicts(e, pool[i], s, m);
+		int ev = mp_evset_member(s, m, pool[i]) ? 1 : mp_evset_confirmed(e, pool[i], s, m);
 
 		if (ev < 0)
 			return -1;
@@ -96,7 +103,7 @@ static int stop(struct mp_evset_classes *out, const char *why)
 static int straggler(struct mp_evset *e, uint64_t x, uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES; i++) {
-		int ev = kept_n[i] ? mp_evset_evicts(e, x, kept[i], kept_n[i]) : 0;
+		int ev = kept_n[i] ? mp_evset_confirmed(e, x, kept[i], kept_n[i]) : 0;
 
 		if (ev != 0)
 			return ev;

@@ -60,6 +60,12 @@ int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks);
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
+ * The same in two tests of their own: a burst of noise on the victim's
+ * load reads as an eviction once; a wrong class or candidate needs it twice.
+ */
+int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
+
+/*
  * Reduce a set that evicts the victim to a minimal one, in place; its
  * size in *n.  0 when done, 1 when the deadline passed first, -1 when a
  * run failed.

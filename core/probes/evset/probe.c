@@ -135,7 +135,7 @@ static int filter_within(struct run *rn, struct level *lv)
 	e.ntail = 0;
 	e.trials = 1;
 	for (uint64_t i = 0; i < lv->n; i++) {
-		int ev = mp_evset_evicts(&e, pool[i], rn->up.set, rn->up.m);
+		int ev = mp_evset_confirmed(&e, pool[i], rn->up.set, rn->up.m);
 
 		if (ev < 0)
 			return -1;
@@ -176,29 +176,54 @@ static int pool_of(struct run *rn, struct level *lv)
 
 /*
  * The tail: candidates congruent with the victim above but not here (the
- * prefix that evicts the victim, pool[0 .. p), does not evict them),
- * EVSET_TAIL_FACTOR times the most ways above, from the rest of the pool.
- * Taken out of the pool.
+ * set `by`, which evicts the victim, does not evict them), not in `by`,
+ * EVSET_TAIL_FACTOR times the most ways above.  Taken out of the pool when
+ * there are enough of them; how many in *nt.
  */
-static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p,
-		     uint64_t *nt)
+static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
+		     uint64_t nby, uint64_t *nt)
 {
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = p;
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
 
 	*nt = 0;
-	for (uint64_t i = p; i < lv->n; i++) {
-		int a = *nt < want && *nt < UPPER_TAIL ? above(rn, lv, pool[i]) : 0, ev = 0;
+	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL; i++) {
+		int a = mp_evset_member(by, nby, pool[i]) ? 0 : above(rn, lv, pool[i]), ev = 0;
 
 		if (a > 0)
-			ev = mp_evset_evicts(e, pool[i], pool, p);
+			ev = mp_evset_evicts(e, pool[i], by, nby);
 		if (a < 0 || ev < 0)
 			return -1;
 		if (a > 0 && ev == 0)
 			tail[(*nt)++] = pool[i];
-		else
-			pool[kept++] = pool[i];
 	}
+	if (*nt < want)
+		return 0;
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (!mp_evset_member(tail, *nt, pool[i]))
+			pool[kept++] = pool[i];
 	lv->n = kept;
+	return 0;
+}
+
+/*
+ * The tail, picked with the shortest evicting prefix of the pool; where
+ * that evicts most candidates (every class near its threshold), with the
+ * prefix reduced to a minimal set without a tail.  0 picked or lv->why
+ * set, -1 failed.
+ */
+static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
+{
+	uint64_t m1 = p;
+
+	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
+		return -1;
+	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
+		return 0;
+	mp_memcpy(set, pool, p * sizeof(*pool));
+	if (mp_evset_reduce(e, rn->x, set, &m1) < 0 || pick_tail(rn, e, lv, set, m1, nt) < 0)
+		return -1;
+	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
+		lv->why = "too few candidates congruent above but not here";
 	return 0;
 }
 
@@ -238,10 +263,10 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 
 	if (st != 1)
 		return st < 0 ? -1 : (lv->why = find_why(st), 0);
-	if (pick_tail(rn, e, lv, p, &nt) < 0)
+	if (tail_of(rn, e, lv, p, &nt) < 0)
 		return -1;
-	if (nt < EVSET_TAIL_FACTOR * lv->up_ways)
-		return lv->why = "too few candidates congruent above but not here", 0;
+	if (lv->why)
+		return 0;
 	e->tail = tail;
 	e->ntail = nt;
 	if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &mm)) != 1)
