@@ -25,7 +25,7 @@ int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, u
 	int ev;
 
 	*p = n / EVSET_PREFIX_DIV ? n / EVSET_PREFIX_DIV : n;
-	while ((ev = mp_evset_evicts(e, victim, pool, *p)) == 0 && *p < n)
+	while ((ev = mp_evset_evicts(e, victim, pool, *p)) == 0 && *p < n && !mp_evset_late(e))
 		*p = 2 * *p < n ? 2 * *p : n;
 	return ev;
 }

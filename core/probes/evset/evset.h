@@ -56,6 +56,9 @@ struct mp_evset {
  */
 int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks);
 
+/* Has the deadline passed?  (Once it has, it stays passed.) */
+bool mp_evset_late(struct mp_evset *e);
+
 /* Does the set (offsets into base, n of them) evict the victim?  1, 0, -1: a run failed. */
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 

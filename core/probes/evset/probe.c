@@ -363,6 +363,8 @@ static int measure(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
 
+	if (lv->level > 2 && !rn->up.m)
+		return lv->why = "the level above was not measured here", 0;
 	tester(rn, lv, &e);
 	if (pool_of(rn, lv) < 0)
 		return -1;

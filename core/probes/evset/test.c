@@ -42,7 +42,7 @@ static uint64_t warm_line(const struct mp_evset *e, uint64_t victim)
 	return victim - victim % e->page + e->page - MP_EVSET_WARM_BACK;
 }
 
-static bool late(struct mp_evset *e)
+bool mp_evset_late(struct mp_evset *e)
 {
 	e->late = e->late || (e->deadline && mp_now(e->c->p) > e->deadline);
 	return e->late;
@@ -166,7 +166,7 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n,
 		      uint64_t g)
 {
-	for (uint64_t j = 0; j < g && !late(e); j++) {
+	for (uint64_t j = 0; j < g && !mp_evset_late(e); j++) {
 		uint64_t a = j * *n / g, b = (j + 1) * *n / g, m = *n - (b - a);
 		int ev;
 
