@@ -117,9 +117,10 @@ static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 }
 
 /*
- * Flush the test's lines, so that none stays behind in the victim's set
- * for the next test: under pseudo-LRU a line left there can make fewer
- * lines than ways evict the victim, over and over.
+ * Flush the test's lines, so that none stays behind in the victim's set:
+ * under pseudo-LRU a line left there can make fewer lines than ways evict
+ * the victim, over and over, and the victim and the set left from a try
+ * can make as many lines as ways keep it.
  */
 static void flush(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
 {
@@ -133,21 +134,41 @@ static void flush(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 }
 
 /*
- * Slow in one try.  With the set's lines flushed after every test, fewer
- * congruent lines than ways find the victim's set holding nothing else of
- * ours and never evict it (LRU, pseudo-LRU, FIFO); as many as the ways
- * evict it under pseudo-LRU only in some orders, so several tries.
+ * Slow in every try, each from a clean start (the lines flushed before
+ * it): interference only adds time, so one fast try shows the victim
+ * stayed, and a burst of noise on one victim load is no eviction.  From a
+ * clean start fewer congruent lines than ways never evict the victim
+ * (LRU, pseudo-LRU, FIFO: the simulator's 0 of 100), and as many evict it
+ * in every fresh order there (100 of 100); on a busy host a true set's
+ * test fails now and then, which the rechecks allow for.
  */
-static int slow_once(struct mp_evset *e, uint64_t x, const uint64_t *set, uint64_t n)
+static int slow_always(struct mp_evset *e, uint64_t x, const uint64_t *set, uint64_t n)
 {
 	uint64_t t;
 
 	for (unsigned i = 0; i < e->trials; i++) {
+		flush(e, x, set, n);
 		if (try_once(e, x, set, n, &t) < 0)
 			return -1;
-		if (t > e->slow)
-			return 1;
+		if (t <= e->slow)
+			return 0;
 	}
+	return 1;
+}
+
+int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		  unsigned tries, uint64_t *ticks)
+{
+	uint64_t t;
+
+	*ticks = UINT64_MAX;
+	for (unsigned i = 0; i < tries; i++) {
+		flush(e, victim, set, n);
+		if (try_once(e, victim, set, n, &t) < 0)
+			return -1;
+		*ticks = t < *ticks ? t : *ticks;
+	}
+	flush(e, victim, set, n);
 	return 0;
 }
 
@@ -157,7 +178,7 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 
 	if (n == 0)
 		return 0;
-	ev = slow_once(e, victim, set, n);
+	ev = slow_always(e, victim, set, n);
 	flush(e, victim, set, n);
 	return ev;
 }
@@ -221,12 +242,28 @@ static int evicts_moved(struct mp_evset *e, uint64_t victim, uint64_t d, const u
 	return mp_evset_evicts(&m, victim + d, set, n);
 }
 
+/* Most of three tests: a test on a busy host fails now and then. */
+static int evicts_moved_most(struct mp_evset *e, uint64_t victim, uint64_t d, const uint64_t *set,
+			     uint64_t n)
+{
+	int yes = 0;
+
+	for (int i = 0; i < 3; i++) {
+		int ev = evicts_moved(e, victim, d, set, n);
+
+		if (ev < 0)
+			return -1;
+		yes += ev;
+	}
+	return yes >= 2;
+}
+
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  uint64_t *line)
 {
 	*line = 0;
 	for (uint64_t d = 16; d <= 512 && d < e->page / 2; d *= 2) {
-		int ev = evicts_moved(e, victim, d, set, n);
+		int ev = evicts_moved_most(e, victim, d, set, n);
 
 		if (ev < 0)
 			return -1;
