@@ -22,6 +22,8 @@
 #define MP_EVSET_MAX_POOL (1u << 16)
 /* The line loaded before a victim is timed: this far before its page's end. */
 #define MP_EVSET_WARM_BACK 64u
+/* The most ways a minimal set is believed to have (and kept with). */
+#define MP_EVSET_MAX_WAYS 64u
 /* Congruence classes counted at most (their victims are kept). */
 #define MP_EVSET_MAX_CLASSES 4096u
 

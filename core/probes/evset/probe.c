@@ -34,7 +34,7 @@
 /* The tail: this many times the most ways above. */
 #define EVSET_TAIL_FACTOR 2u
 /* Seconds of the platform's clock a level may take, by profile. */
-static const double level_seconds[] = { [MP_PROFILE_QUICK] = 1.5, [MP_PROFILE_FULL] = 60.0 };
+static const double level_seconds[] = { [MP_PROFILE_QUICK] = 3.0, [MP_PROFILE_FULL] = 60.0 };
 
 static uint64_t pool[MP_EVSET_MAX_POOL], set[MP_EVSET_MAX_POOL], tail[MP_EVSET_MAX_POOL];
 
@@ -51,7 +51,7 @@ struct level {
 };
 
 /* The level above's tester and minimal set: congruence there picks the tail here. */
-#define UPPER_SET 64u
+#define UPPER_SET MP_EVSET_MAX_WAYS
 #define UPPER_TAIL 512u
 struct upper {
 	struct mp_evset e;

@@ -18,6 +18,11 @@
 #define EVSET_HIT_RUNS 16u
 /* The groups of the reduction's first round. */
 #define EVSET_FIRST_GROUPS 2u
+/*
+ * A "minimal" set of more lines than any cache's ways is a test that missed
+ * evictions (a busy host): reduced again from two groups, this many times.
+ */
+#define EVSET_AGAIN 3u
 
 static uint64_t rest[MP_EVSET_MAX_POOL], set_order[MP_EVSET_MAX_POOL];
 static uint64_t tail_order[MP_EVSET_MAX_POOL];
@@ -208,6 +213,7 @@ static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64
 int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n)
 {
 	uint64_t k = EVSET_FIRST_GROUPS;
+	unsigned again = EVSET_AGAIN;
 
 	for (;;) {
 		uint64_t g = k < *n ? k : *n;
@@ -217,9 +223,11 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
 			return -1;
 		if (e->late)
 			return 1;
-		if (st == 0 && g == *n)
+		if (st == 0 && g == *n && (*n <= MP_EVSET_MAX_WAYS || again-- == 0))
 			return 0;           /* every line is needed */
-		if (st == 0)
+		if (st == 0 && g == *n)
+			k = EVSET_FIRST_GROUPS;  /* more lines than any cache's ways: missed evictions */
+		else if (st == 0)
 			k *= 2;
 	}
 }
