@@ -134,6 +134,8 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		return stop(out, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
 		return stop(out, "the time bound passed before every class was found");
+	if (m >= 2 * out->ways)
+		return stop(out, "a set without a tail may hold another class's ways");
 	if ((dup = seen(e, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)
 		return -1;
 	if (!dup && out->count < MP_EVSET_MAX_CLASSES)
@@ -144,10 +146,10 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	return 1;
 }
 
-int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n,
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   struct mp_evset_classes *out)
 {
-	*out = (struct mp_evset_classes){ 0 };
+	*out = (struct mp_evset_classes){ .ways = ways };
 	while (n > 0) {
 		int st = next_class(e, pool, &n, out);
 

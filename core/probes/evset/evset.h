@@ -112,6 +112,7 @@ bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off);
 /* The congruence classes among a pool's candidates, and how they were counted. */
 struct mp_evset_classes {
 	uint64_t count;         /* classes found */
+	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
 	const char *why;        /* incomplete: why */
 };
@@ -121,11 +122,13 @@ struct mp_evset_classes {
  * up): take a victim, reduce the rest to a minimal set, remove every
  * candidate that set evicts, until none is left.  A set found without a
  * tail may hold more lines than the ways (those of the levels above too):
- * only which candidates it evicts counts.  A set that evicts the victim
+ * only which candidates it evicts counts, so long as it holds fewer than
+ * `ways` lines more (else they may be another class's whole set, and the
+ * count stops).  A set that evicts the victim
  * of a class counted before is that class again, not counted twice.  -1
  * when a run failed.
  */
-int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n,
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   struct mp_evset_classes *out);
 
 #endif

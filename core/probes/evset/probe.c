@@ -22,6 +22,7 @@
 /* Candidates per level: this many times its effective capacity in pages,
  * so that every class has some four times its ways (docs/algorithms.md). */
 #define EVSET_POOL_FACTOR 4u
+#define EVSET_MIN_PAGES 2048u
 /* Passes over the set and the tail, and tries of a victim, per test. */
 #define EVSET_PASSES 1u
 #define EVSET_TRIALS 2u
@@ -340,7 +341,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 	e->ntail = 0;
 	if (pool_of(rn, lv) < 0)
 		return -1;
-	if (mp_evset_count(e, pool, lv->n, &k) < 0)
+	if (mp_evset_count(e, pool, lv->n, lv->ways, &k) < 0)
 		return -1;
 	if (lv->within)
 		return within_size(rn, lv, &k);
@@ -375,9 +376,11 @@ static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
  * The threshold from the victim itself: its least time once out of the
  * levels above only (after the level above's minimal set, or for the L2
  * after a few candidates, which fill its L1 set), and once out of this
- * level too (after the whole pool); halfway between.  The latencies of
- * "levels" only set the first guess: on a busy host its next level may be
- * memory's one run and a blend the next.  0 (lv->why when the two times
+ * level too (after the whole pool); halfway between, or the geometric
+ * mean of the latencies "levels" gives this level and the next where that
+ * is lower: the whole pool may evict the victim from the next level too,
+ * and on a busy host the next latency may be memory's one run and a blend
+ * the next.  0 (lv->why when the two times
  * are not apart), -1 failed.
  */
 static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
@@ -391,8 +394,9 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 		return -1;
 	if ((double)out < EVSET_APART * (double)in)
 		return lv->why = "the victim loads no slower after the whole pool", 0;
-	e->slow = (in + out) / 2;
-	return 0;
+	/* Not past the next level: the whole pool may evict the victim from it too. */
+	e->slow = (in + out) / 2 < e->slow ? (in + out) / 2 : e->slow;
+	return e->slow > in ? 0 : (lv->why = "the latencies give no threshold above a hit here", 0);
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
@@ -522,6 +526,20 @@ static uint64_t most_ways(struct run *rn, int32_t level)
 	return w;
 }
 
+/*
+ * Pages a level's pool takes: EVSET_POOL_FACTOR times its effective
+ * capacity, at least EVSET_MIN_PAGES (on scattered frames "levels" can
+ * find a level a third of its size), and for the L2 times the L1's colours
+ * (only the victim's colour is kept).
+ */
+static uint64_t pool_pages(const struct run *rn, int32_t level, uint64_t effective, uint64_t page)
+{
+	uint64_t n = EVSET_POOL_FACTOR * effective / page, colours = rn->l1_way / page;
+
+	n = n > EVSET_MIN_PAGES ? n : EVSET_MIN_PAGES;
+	return level == 2 && colours > 1 ? n * colours : n;
+}
+
 /* The level's inputs from the records; false when the latencies are not known. */
 static bool level_of(struct run *rn, int32_t level, struct level *lv)
 {
@@ -532,7 +550,7 @@ static bool level_of(struct run *rn, int32_t level, struct level *lv)
 		return false;
 	*lv = (struct level){ .level = level, .lat = ns_to_ticks(rn->c->p, rec->latency_ns),
 			      .next = next_latency(rn->c, level), .up_ways = most_ways(rn, level) };
-	lv->pages = EVSET_POOL_FACTOR * (uint64_t)rec->effective_size_bytes / rn->m.page_bytes;
+	lv->pages = pool_pages(rn, level, (uint64_t)rec->effective_size_bytes, rn->m.page_bytes);
 	lv->pages = lv->pages < pages ? lv->pages : pages;
 	return !mp_is_na(lv->next);
 }
@@ -572,14 +590,15 @@ static bool contiguous(struct mp_ctx *c)
 }
 
 /* The pool: the largest level's pages, the arena and the table permitting. */
-static uint64_t pool_bytes(struct mp_ctx *c)
+static uint64_t pool_bytes(struct mp_ctx *c, const struct run *rn)
 {
 	uint64_t most = 0, cap = (uint64_t)MP_EVSET_MAX_POOL * MP_PAGE_BYTES_4K;
 
 	for (int32_t i = 2; i <= MP_MAX_CACHES; i++) {
 		const struct mp_cache *rec = level_rec(c->r, i);
 		uint64_t b = rec && rec->effective_size_bytes > 0
-			? EVSET_POOL_FACTOR * (uint64_t)rec->effective_size_bytes : 0;
+			? pool_pages(rn, i, (uint64_t)rec->effective_size_bytes, MP_PAGE_BYTES_4K) *
+			  MP_PAGE_BYTES_4K : 0;
 
 		most = b > most ? b : most;
 	}
@@ -610,7 +629,7 @@ void mp_probe_evset(struct mp_ctx *c)
 	if (!level_rec(c->r, 2) || mp_is_na(level_rec(c->r, 2)->latency_ns))
 		return mp_probe_unsupported(c, "needs the levels' latencies (probe levels)");
 	rn.contiguous = contiguous(c);
-	if (mp_probe_alloc(c, pool_bytes(c), MP_PAGE_4K, &rn.m) != MP_OK)
+	if (mp_probe_alloc(c, pool_bytes(c, &rn), MP_PAGE_4K, &rn.m) != MP_OK)
 		return;
 	rn.x = (rn.m.bytes / rn.m.page_bytes - 1) * rn.m.page_bytes;
 	e = (struct mp_evset){ .c = c, .base = rn.m.base };
