@@ -16,7 +16,8 @@
 #include "tests/probes/probe_sim.h"
 
 /* The models whose rough copy is run too (names as in the model files). */
-static const char *const rough_models[] = { "itanium2-1500", "pentium-ii-233", "pentium4-2200" };
+static const char *const rough_models[] = { "itanium2-1500", "pentium-ii-233", "pentium4-2200",
+					     "zen4" };
 
 static bool rough_model(const char *path)
 {
