@@ -30,6 +30,9 @@ const struct mp_probe_def mp_probes[] = {
 	  mp_probe_levels, MP_METHOD_TIMING },
 	{ "compact", "lower levels: physical size, ways, line, inclusion from compact sets",
 	  mp_probe_compact, MP_METHOD_TIMING },
+	{ "evset", "lower levels: physical size, ways, line from minimal eviction sets, where "
+		   "compact sets cannot work (memory not contiguous, a hashed index)", mp_probe_evset,
+	  MP_METHOD_TIMING },
 	{ "tlb", "TLB test: every data TLB level's entries, page size, ways, miss penalty",
 	  mp_probe_tlb, MP_METHOD_TIMING },
 	{ "policy", "write allocation and replacement policy of every cache level",

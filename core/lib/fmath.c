@@ -62,3 +62,18 @@ double mp_exp2i(int n)
 	mp_memcpy(&v, &bits, sizeof(v));
 	return v;
 }
+
+double mp_sqrt(double x)
+{
+	double r = x > 1 ? x : 1, next;
+
+	if (!(x >= 0))
+		return __builtin_nan("");
+	/* From above r only falls, quadratically near the root; it stops when it cannot. */
+	for (;;) {
+		next = (r + x / r) / 2;
+		if (next >= r)
+			return r;
+		r = next;
+	}
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The little floating-point arithmetic the plots need, without libm (core/
- * is freestanding): base-2 logarithm, floor and ceiling.
+ * is freestanding): base-2 logarithm, floor and ceiling; the square root
+ * a threshold between two latencies needs.
  */
 #ifndef MEMPROBE_CORE_LIB_FMATH_H
 #define MEMPROBE_CORE_LIB_FMATH_H
@@ -18,5 +19,8 @@ double mp_ceil(double x);
 
 /* 2^n for integer n in -1022 .. 1023. */
 double mp_exp2i(int n);
+
+/* The square root of x >= 0 (Newton's iteration from above); NaN for NaN or x < 0. */
+double mp_sqrt(double x);
 
 #endif

@@ -10,6 +10,7 @@ void mp_probe_amp(struct mp_ctx *c);
 void mp_probe_papi(struct mp_ctx *c);
 void mp_probe_l1(struct mp_ctx *c);
 void mp_probe_compact(struct mp_ctx *c);
+void mp_probe_evset(struct mp_ctx *c);
 void mp_probe_levels(struct mp_ctx *c);
 void mp_probe_tlb(struct mp_ctx *c);
 void mp_probe_policy(struct mp_ctx *c);

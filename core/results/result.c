@@ -188,7 +188,11 @@ const char *mp_replacement_name(enum mp_replacement r)
 
 const char *mp_method_name(enum mp_method m)
 {
-	static const char *const names[] = { "timing", "counters", "both", "documented" };
+	static const char *const names[] = {
+		[MP_METHOD_TIMING] = "timing", [MP_METHOD_COUNTERS] = "counters",
+		[MP_METHOD_BOTH] = "both", [MP_METHOD_DOCUMENTED] = "documented",
+		[MP_METHOD_EVSETS] = "eviction-sets",
+	};
 
 	return name_of(names, MP_COUNT_OF(names), m);
 }

@@ -67,6 +67,7 @@ enum mp_method {
 	MP_METHOD_BOTH,
 	MP_METHOD_DOCUMENTED,
 	MP_METHOD_AUTO,      /* configuration only: the suite picks timing or both (core/suite.c) */
+	MP_METHOD_EVSETS,    /* timing of minimal eviction sets (probe evset) */
 };
 
 enum mp_probe_status {

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Minimal sets out of a pool, and the congruence classes among the pool's
+ * candidates: one minimal set per class, each class's candidates removed
+ * by testing them against it (docs/algorithms.md, "Eviction sets").
+ */
+#include "core/lib/str.h"
+#include "core/probes/evset/evset.h"
+
+/* The first prefix of the pool tried as an eviction set: this fraction of it. */
+#define EVSET_PREFIX_DIV 16u
+
+/* The minimal sets of the first classes, kept to recognise a class's stragglers. */
+#define KEPT_CLASSES 512u
+#define KEPT_LINES 64u
+
+static uint64_t set[MP_EVSET_MAX_POOL];
+static uint64_t victims[MP_EVSET_MAX_CLASSES];
+static uint64_t kept[KEPT_CLASSES][KEPT_LINES];
+static uint64_t kept_n[KEPT_CLASSES];
+
+int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		    uint64_t *p)
+{
+	int ev;
+
+	*p = n / EVSET_PREFIX_DIV ? n / EVSET_PREFIX_DIV : n;
+	while ((ev = mp_evset_evicts(e, victim, pool, *p)) == 0 && *p < n && !mp_evset_late(e))
+		*p = 2 * *p < n ? 2 * *p : n;
+	return ev;
+}
+
+int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		  uint64_t *out, uint64_t *m)
+{
+	uint64_t p;
+	int ev = mp_evset_prefix(e, victim, pool, n, &p), st;
+
+	if (ev <= 0)
+		return ev;
+	mp_memcpy(out, pool, p * sizeof(*pool));
+	*m = p;
+	st = mp_evset_reduce(e, victim, out, m);
+	return st < 0 ? -1 : st == 1 ? 2 : 1;
+}
+
+int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64_t m)
+{
+	int ev = mp_evset_evicts(e, victim, s, m);
+
+	return ev == 1 ? mp_evset_evicts(e, victim, s, m) : ev;
+}
+
+/* Is the minimal set another class's: does it evict a victim of a class counted before? */
+static int seen(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t counted)
+{
+	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++) {
+		int ev = mp_evset_confirmed(e, victims[i], s, m);
+
+		if (ev != 0)
+			return ev;
+	}
+	return 0;
+}
+
+bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (set[i] == off)
+			return true;
+	return false;
+}
+
+/* Remove from pool[0 .. *n) the set's lines and every candidate the set evicts. */
+static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
+			uint64_t m)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t i = 0; i < *n; i++) {
+		int ev = mp_evset_member(s, m, pool[i]) ? 1 : mp_evset_confirmed(e, pool[i], s, m);
+
+		if (ev < 0)
+			return -1;
+		if (ev == 0)
+			pool[kept++] = pool[i];
+	}
+	*n = kept;
+	return 0;
+}
+
+static int stop(struct mp_evset_classes *out, const char *why)
+{
+	out->why = why;
+	return 0;
+}
+
+/*
+ * A candidate the rest of the pool does not evict: a straggler of a class
+ * counted (its set evicts it; the removal test missed it once), or a class
+ * with too few candidates left.  1, 0, -1 a run failed.
+ */
+static int straggler(struct mp_evset *e, uint64_t x, uint64_t counted)
+{
+	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES; i++) {
+		int ev = kept_n[i] ? mp_evset_confirmed(e, x, kept[i], kept_n[i]) : 0;
+
+		if (ev != 0)
+			return ev;
+	}
+	return 0;
+}
+
+static void keep(uint64_t i, const uint64_t *s, uint64_t m)
+{
+	if (i >= KEPT_CLASSES)
+		return;
+	kept_n[i] = m <= KEPT_LINES ? m : 0;
+	mp_memcpy(kept[i], s, kept_n[i] * sizeof(*s));
+}
+
+/* One class more: 1 counted or a straggler dropped, 0 stopped (out->why), -1 failed. */
+static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
+		      struct mp_evset_classes *out)
+{
+	uint64_t x = pool[--*n], m = 0;
+	int st = mp_evset_find(e, x, pool, *n, set, &m), dup;
+
+	if (st < 0)
+		return -1;
+	if (st == 0 && (dup = straggler(e, x, out->count)) != 0)
+		return dup;
+	if (st == 0)
+		return stop(out, "a class has too few candidates in the pool to evict its own");
+	if (st == 2)
+		return stop(out, "the time bound passed before every class was found");
+	if (m >= 2 * out->ways)
+		return stop(out, "a set without a tail may hold another class's ways");
+	if ((dup = seen(e, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)
+		return -1;
+	if (!dup && out->count < MP_EVSET_MAX_CLASSES)
+		victims[out->count] = x;
+	if (!dup)
+		keep(out->count, set, m);
+	out->count += !dup;
+	return 1;
+}
+
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
+		   struct mp_evset_classes *out)
+{
+	*out = (struct mp_evset_classes){ .ways = ways };
+	while (n > 0) {
+		int st = next_class(e, pool, &n, out);
+
+		if (st <= 0)
+			return st;
+		if (e->late && n > 0)
+			return stop(out, "the time bound passed before every class was found");
+	}
+	out->complete = true;
+	return 0;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Eviction sets (probe "evset"): the physical geometry of the cache levels
+ * below the L1 where compact sets cannot work (memory whose physical
+ * addresses are unknown, an index hashed over slices), after Vila, Köpf
+ * and Morales, "Theory and Practice of Finding Eviction Sets" (IEEE S&P
+ * 2019).  The candidates are lines at one page offset, one per page, so
+ * that they share every index bit inside the page.
+ *
+ * core/probes/evset/test.c: the eviction test and the group-testing
+ * reduction to a minimal set; core/probes/evset/classes.c: the line size
+ * and the congruence classes; core/probes/evset/probe.c: level by level.
+ * docs/algorithms.md, "Eviction sets", derives every figure.
+ */
+#ifndef MEMPROBE_CORE_PROBES_EVSET_EVSET_H
+#define MEMPROBE_CORE_PROBES_EVSET_EVSET_H
+
+#include "core/lib/rng.h"
+#include "core/probe.h"
+
+/* Candidates a pool may hold (offsets of 8 bytes each in a static table). */
+#define MP_EVSET_MAX_POOL (1u << 16)
+/* The line loaded before a victim is timed: this far before its page's end. */
+#define MP_EVSET_WARM_BACK 64u
+/* The most ways a minimal set is believed to have (and kept with). */
+#define MP_EVSET_MAX_WAYS 64u
+/* Congruence classes counted at most (their victims are kept). */
+#define MP_EVSET_MAX_CLASSES 4096u
+
+/*
+ * The tester of one level: a victim is "evicted" by a set when, loaded,
+ * then the tail, the set and the tail again traversed `passes` times each
+ * in a fresh random order, it loads slower than `slow` ticks in one of
+ * `trials` tries.  The tail
+ * (none, or lines congruent with the victim at every level above but not
+ * at this one) takes the victim out of the levels above whatever the set
+ * does there, so that a minimal set counts this level's ways alone.
+ */
+struct mp_evset {
+	struct mp_ctx *c;
+	uint8_t *base;          /* the pool's memory */
+	uint64_t bytes;
+	uint64_t page;          /* the distance between candidates: the page */
+	uint64_t slow;          /* a one-load run longer than this missed the level */
+	unsigned passes;
+	unsigned trials;
+	const uint64_t *tail;   /* the tail's offsets (none, or disjoint from every set) */
+	uint64_t ntail;
+	struct mp_rng rng;      /* the orders of the tries */
+	uint64_t loads;         /* loads spent, for the message */
+	uint64_t deadline;      /* mp_now() past which the work gives up; 0: none */
+	bool late;              /* the deadline passed */
+};
+
+/*
+ * Ticks of a one-load run that hits the L1 (the seam's own cost of a run
+ * included): the least of several.  -1 when the platform failed a run.
+ */
+int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks);
+
+/* The least time of the victim's load over `tries` tries with the set (as a test does). */
+int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		  unsigned tries, uint64_t *ticks);
+
+/* Has the deadline passed?  (Once it has, it stays passed.) */
+bool mp_evset_late(struct mp_evset *e);
+
+/* Does the set (offsets into base, n of them) evict the victim?  1, 0, -1: a run failed. */
+int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
+
+/*
+ * The same in two tests of their own: a burst of noise on the victim's
+ * load reads as an eviction once; a wrong class or candidate needs it twice.
+ */
+int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
+
+/*
+ * Reduce a set that evicts the victim to a minimal one, in place; its
+ * size in *n.  0 when done, 1 when the deadline passed first, -1 when a
+ * run failed.
+ */
+int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n);
+
+/*
+ * The line: the least distance d (a power of two from 16 to 512) such that
+ * the victim moved by d (and the tail with it) is no longer evicted by its
+ * minimal set; 0 when none is.  -1 when a run failed.
+ */
+int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		  uint64_t *line);
+
+/*
+ * The shortest prefix of pool[0 .. n) that evicts the victim, doubling
+ * from a sixteenth, in *p.  1 found, 0 the pool does not evict it, -1 a
+ * run failed.
+ */
+int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		    uint64_t *p);
+
+/*
+ * A minimal set for the victim out of pool[0 .. n): the shortest prefix
+ * of the pool that evicts it, reduced; into
+ * set (room for n), its size in *m.  1 found, 0 the pool does not evict
+ * the victim, 2 the deadline passed, -1 a run failed.
+ */
+int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
+		  uint64_t *set, uint64_t *m);
+
+/* Is the line `off` one of the set's?  (A set's own line is no victim of it.) */
+bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off);
+
+/* The congruence classes among a pool's candidates, and how they were counted. */
+struct mp_evset_classes {
+	uint64_t count;         /* classes found */
+	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
+	bool complete;          /* every candidate of the pool belongs to a class found */
+	const char *why;        /* incomplete: why */
+};
+
+/*
+ * Count the classes among pool[0 .. n) (the pool is reordered and used
+ * up): take a victim, reduce the rest to a minimal set, remove every
+ * candidate that set evicts, until none is left.  A set found without a
+ * tail may hold more lines than the ways (those of the levels above too):
+ * only which candidates it evicts counts, so long as it holds fewer than
+ * `ways` lines more (else they may be another class's whole set, and the
+ * count stops).  A set that evicts the victim
+ * of a class counted before is that class again, not counted twice.  -1
+ * when a run failed.
+ */
+int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
+		   struct mp_evset_classes *out);
+
+#endif

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe "evset": the physical size, ways and line of every cache level
+ * below the L1 from minimal eviction sets (core/probes/evset/evset.h), for
+ * the levels compact sets cannot measure: memory that is not physically
+ * contiguous (Linux without huge pages, a virtual machine) or an index
+ * hashed over slices.  Where compact sets measured a level in contiguous
+ * memory, their values stand and these check them (a note when they
+ * disagree).
+ *
+ * Each level is told from the next by latency: a victim that loads slower
+ * than halfway between the two left the level.  The levels and latencies
+ * come from the "levels" probe, the L1's from "latency" and "l1".
+ */
+#include "core/lib/buf.h"
+#include "core/lib/fmath.h"
+#include "core/lib/str.h"
+#include "core/probes/evset/evset.h"
+#include "core/probes/probes.h"
+#include "core/seq/refstring.h"
+
+/* Candidates per level: this many times its effective capacity in pages,
+ * so that every class has some four times its ways (docs/algorithms.md). */
+#define EVSET_POOL_FACTOR 4u
+#define EVSET_MIN_PAGES 2048u
+/* Passes over the set and the tail, and tries of a victim, per test. */
+#define EVSET_PASSES 1u
+#define EVSET_TRIALS 2u
+/* Tries whose least time calibrates the threshold; how far apart the two must be. */
+#define EVSET_CALIBRATE_TRIES 5u
+#define EVSET_APART 1.25
+/* Times a minimal set is tested again before it is believed; sets looked for. */
+#define EVSET_RECHECKS 3u
+#define EVSET_ATTEMPTS 3u
+/* The tail: this many times the most ways above. */
+#define EVSET_TAIL_FACTOR 2u
+/* Seconds of the platform's clock a level may take, by profile. */
+static const double level_seconds[] = { [MP_PROFILE_QUICK] = 3.0, [MP_PROFILE_FULL] = 60.0 };
+
+static uint64_t pool[MP_EVSET_MAX_POOL], set[MP_EVSET_MAX_POOL], tail[MP_EVSET_MAX_POOL];
+
+/* What one level is measured with, and what it gave. */
+struct level {
+	int32_t level;
+	double lat, next;       /* its latency and the next level's (or memory's), ticks */
+	uint64_t up_ways;       /* the most ways of any level above */
+	uint64_t pages;         /* pages its pool is taken from */
+	uint64_t n;             /* candidates in the pool */
+	bool within;            /* the pool holds only lines congruent with the victim above */
+	uint64_t ways, line, size, classes;
+	const char *why;        /* what is not measured, and why */
+};
+
+/* The level above's tester and minimal set: congruence there picks the tail here. */
+#define UPPER_SET MP_EVSET_MAX_WAYS
+#define UPPER_TAIL 512u
+struct upper {
+	struct mp_evset e;
+	uint64_t set[UPPER_SET];
+	uint64_t m;             /* 0: none (the L1, or a level not measured) */
+	uint64_t classes;       /* its classes at a page offset, all of them; 0: not counted */
+	uint64_t tail[UPPER_TAIL];
+};
+
+/* The memory and what every level shares. */
+struct run {
+	struct mp_ctx *c;
+	struct mp_mem m;
+	uint64_t x;             /* the victim: the last page's line */
+	uint64_t l1_way, l1_ways;
+	double hit;             /* ticks of a one-load run that hits the L1 */
+	double l1_lat;          /* the L1's latency, ticks */
+	bool contiguous;        /* the platform gives physically contiguous memory */
+	struct upper up;
+};
+
+static double ns_to_ticks(const struct mp_platform *p, double ns)
+{
+	return ns * (double)p->tick_hz / 1e9;
+}
+
+static struct mp_cache *level_rec(struct mp_result *r, int32_t level)
+{
+	struct mp_cache *rec = mp_result_find_cache(r, level, MP_KIND_UNIFIED);
+
+	return rec ? rec : mp_result_find_cache(r, level, MP_KIND_DATA);
+}
+
+/* The latency of the level below `level` (memory after the last), ticks; NaN: unknown. */
+static double next_latency(struct mp_ctx *c, int32_t level)
+{
+	const struct mp_cache *rec = level_rec(c->r, level + 1);
+
+	return ns_to_ticks(c->p, rec ? rec->latency_ns : c->r->memory.latency_ns);
+}
+
+/* The first n pages' lines, shuffled, without the victim and the level above's lines. */
+static void set_pool(struct run *rn, struct level *lv, uint64_t n)
+{
+	struct mp_rng g;
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t off = i * rn->m.page_bytes;
+
+		if (off != rn->x && !mp_evset_member(rn->up.set, rn->up.m, off) &&
+		    !mp_evset_member(rn->up.tail, rn->up.e.ntail, off))
+			pool[k++] = off;
+	}
+	mp_rng_seed(&g, rn->c->cfg->seed ^ (uint64_t)lv->level);
+	mp_ref_shuffle(pool, k, &g);
+	lv->n = k;
+}
+
+/* Is the candidate congruent with the victim at every level above this one? */
+static int above(struct run *rn, const struct level *lv, uint64_t y)
+{
+	uint64_t page = rn->m.page_bytes, colours = rn->l1_way / page;
+
+	if (lv->within)
+		return 1;
+	if (!rn->up.m)
+		return colours <= 1 || (rn->x / page) % colours == (y / page) % colours;
+	return mp_evset_evicts(&rn->up.e, y, rn->up.set, rn->up.m);
+}
+
+/*
+ * Below a level measured here, only the candidates congruent with the
+ * victim there (its minimal set evicts them, one try) can be congruent
+ * here: a level's set index holds the bits of the one above it
+ * (docs/algorithms.md).  The rest are left out, which makes the pool a
+ * few dozen times smaller.
+ */
+static int filter_within(struct run *rn, struct level *lv)
+{
+	struct mp_evset e = rn->up.e;
+	uint64_t kept = 0;
+
+	e.tail = NULL;
+	e.ntail = 0;
+	e.trials = 1;
+	for (uint64_t i = 0; i < lv->n; i++) {
+		int ev = mp_evset_confirmed(&e, pool[i], rn->up.set, rn->up.m);
+
+		if (ev < 0)
+			return -1;
+		if (ev > 0)
+			pool[kept++] = pool[i];
+	}
+	lv->n = kept;
+	lv->within = true;
+	return 0;
+}
+
+/*
+ * An L1 whose way spans several pages (a virtually indexed 64K 2-way L1):
+ * only the candidates of the victim's colour (page number modulo the
+ * pages of a way) share its L1 set, so that the set's lines pass through
+ * it in order (an exclusive L2 is filled from it).
+ */
+static void filter_colour(struct run *rn, struct level *lv)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (above(rn, lv, pool[i]))
+			pool[kept++] = pool[i];
+	lv->n = kept;
+}
+
+static int pool_of(struct run *rn, struct level *lv)
+{
+	lv->within = false;
+	set_pool(rn, lv, lv->pages);
+	if (!rn->up.m) {
+		filter_colour(rn, lv);
+		return 0;
+	}
+	return filter_within(rn, lv);
+}
+
+/*
+ * The tail: candidates congruent with the victim above but not here (the
+ * set `by`, which evicts the victim, does not evict them), not in `by`,
+ * EVSET_TAIL_FACTOR times the most ways above.  Taken out of the pool when
+ * there are enough of them; how many in *nt.
+ */
+static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
+		     uint64_t nby, uint64_t *nt)
+{
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
+
+	*nt = 0;
+	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL; i++) {
+		int a = mp_evset_member(by, nby, pool[i]) ? 0 : above(rn, lv, pool[i]), ev = 0;
+
+		/* Not evicted twice: a congruent line in the tail would count as a way. */
+		if (a > 0 && (ev = mp_evset_evicts(e, pool[i], by, nby)) == 0)
+			ev = mp_evset_evicts(e, pool[i], by, nby);
+		if (a < 0 || ev < 0)
+			return -1;
+		if (a > 0 && ev == 0)
+			tail[(*nt)++] = pool[i];
+	}
+	if (*nt < want)
+		return 0;
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (!mp_evset_member(tail, *nt, pool[i]))
+			pool[kept++] = pool[i];
+	lv->n = kept;
+	return 0;
+}
+
+/*
+ * The tail, picked with the shortest evicting prefix of the pool; where
+ * that evicts most candidates (every class near its threshold), with the
+ * prefix reduced to a minimal set without a tail.  0 picked or lv->why
+ * set, -1 failed.
+ */
+static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
+{
+	uint64_t m1 = p;
+
+	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
+		return -1;
+	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
+		return 0;
+	mp_memcpy(set, pool, p * sizeof(*pool));
+	if (mp_evset_reduce(e, rn->x, set, &m1) < 0 || pick_tail(rn, e, lv, set, m1, nt) < 0)
+		return -1;
+	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
+		lv->why = "too few candidates congruent above but not here";
+	return 0;
+}
+
+/*
+ * The minimal set tested again: it must evict the victim in most of
+ * EVSET_RECHECKS tests and, without its first line, in none, and be no
+ * larger than the most ways a set is kept for (noise that hides evictions
+ * leaves hundreds of lines "each needed"; on a busy host a test of a true
+ * set fails one time in ten).  1 holds up, 0 not, -1 a run failed.
+ */
+static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
+{
+	unsigned all = 0, less = 0;
+
+	for (unsigned i = 0; i < EVSET_RECHECKS && m <= UPPER_SET; i++) {
+		int a = mp_evset_evicts(e, x, set, m), l = mp_evset_evicts(e, x, set + 1, m - 1);
+
+		if (a < 0 || l < 0)
+			return -1;
+		all += (unsigned)a;
+		less += (unsigned)l;
+	}
+	return m <= UPPER_SET && 2 * all > EVSET_RECHECKS && less == 0;
+}
+
+static const char *find_why(int st)
+{
+	return st == 0 ? "the candidates do not evict a victim at this level's latency"
+		       : "the time bound passed before a minimal set was found";
+}
+
+/*
+ * The victim's minimal set with a tail (picked with the shortest prefix
+ * of the pool that evicts the victim without one): its ways and line.  0 (what is missing in lv->why), -1 when a run failed.
+ */
+static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	uint64_t p = 0, nt = 0, mm = 0;
+	int st = mp_evset_prefix(e, rn->x, pool, lv->n, &p);
+
+	if (st != 1)
+		return st < 0 ? -1 : (lv->why = find_why(st), 0);
+	if (tail_of(rn, e, lv, p, &nt) < 0)
+		return -1;
+	if (lv->why)
+		return 0;
+	e->tail = tail;
+	e->ntail = nt;
+	for (unsigned i = 0, held = 0; !held; i++) {
+		if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &mm)) != 1)
+			return st < 0 ? -1 : (lv->why = find_why(st), 0);
+		if ((st = repeatable(e, rn->x, mm)) < 0)
+			return -1;
+		held = (unsigned)st;
+		if (!held && i + 1 == EVSET_ATTEMPTS)
+			return lv->why = "no minimal set held up when tested again", 0;
+	}
+	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
+		return -1;
+	lv->ways = mm;
+	return 0;
+}
+
+/* Keep this level's tester, set, tail and classes for the next. */
+static void keep_upper(struct run *rn, const struct mp_evset *e, const struct level *lv)
+{
+	rn->up.m = 0;
+	if (!lv->ways || lv->ways > UPPER_SET || e->ntail > UPPER_TAIL)
+		return;
+	rn->up.e = *e;
+	mp_memcpy(rn->up.set, set, lv->ways * sizeof(*set));
+	mp_memcpy(rn->up.tail, tail, e->ntail * sizeof(*tail));
+	rn->up.e.tail = rn->up.tail;
+	rn->up.e.deadline = 0;
+	rn->up.m = lv->ways;
+	rn->up.classes = lv->size ? lv->classes : 0;
+}
+
+/*
+ * Counted within the victim's class above: every class above holds as
+ * many of this level's (docs/algorithms.md), so the classes at a page
+ * offset are those within one times the classes above.
+ */
+static int within_size(struct run *rn, struct level *lv, const struct mp_evset_classes *k)
+{
+	lv->classes = k->count * rn->up.classes;
+	if (!k->complete)
+		return lv->why = k->why, 0;
+	if (!rn->up.classes)
+		return lv->why = "the level above's classes were not counted", 0;
+	lv->size = lv->classes * rn->m.page_bytes * lv->ways;
+	return 0;
+}
+
+/*
+ * The size: classes among the lines of one page offset x the page x the
+ * ways (docs/algorithms.md), where the way is at least a page (the victim
+ * half a page on is not evicted) and every class was found.
+ */
+static int size(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	struct mp_evset_classes k;
+	uint64_t half = rn->x + rn->m.page_bytes / 2;
+	int ev = mp_evset_evicts(e, half, set, lv->ways);
+
+	if (ev != 0)
+		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
+	e->tail = NULL;
+	e->ntail = 0;
+	if (pool_of(rn, lv) < 0)
+		return -1;
+	if (mp_evset_count(e, pool, lv->n, lv->ways, &k) < 0)
+		return -1;
+	if (lv->within)
+		return within_size(rn, lv, &k);
+	lv->classes = k.count;
+	if (!k.complete)
+		return lv->why = k.why, 0;
+	lv->size = k.count * rn->m.page_bytes * lv->ways;
+	return 0;
+}
+
+static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	struct mp_platform *p = rn->c->p;
+	double seconds = level_seconds[rn->c->cfg->profile];
+
+	*e = (struct mp_evset){
+		.c = rn->c, .base = rn->m.base, .bytes = rn->m.bytes, .page = rn->m.page_bytes,
+		.passes = EVSET_PASSES, .trials = EVSET_TRIALS,
+		.deadline = mp_now(p) + (uint64_t)(seconds * (double)p->tick_hz),
+	};
+	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
+	/*
+	 * A victim run costs the seam's run and an L1 hit; beyond that, the
+	 * level's latency.  Between it and the next level's, the geometric
+	 * mean: the next latency "levels" gives may be the memory's or a
+	 * blend (a virtual machine's share of an L3), and the step is wide.
+	 */
+	e->slow = (uint64_t)(rn->hit - rn->l1_lat + mp_sqrt(lv->lat * lv->next));
+}
+
+/*
+ * The threshold from the victim itself: its least time once out of the
+ * levels above only (after the level above's minimal set, or for the L2
+ * after a few candidates, which fill its L1 set), and once out of this
+ * level too (after the whole pool); halfway between, or the geometric
+ * mean of the latencies "levels" gives this level and the next where that
+ * is lower: the whole pool may evict the victim from the next level too,
+ * and on a busy host the next latency may be memory's one run and a blend
+ * the next.  0 (lv->why when the two times
+ * are not apart), -1 failed.
+ */
+static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	uint64_t few = EVSET_TAIL_FACTOR * lv->up_ways, in, out;
+	const uint64_t *above_set = rn->up.m ? rn->up.set : pool;
+	uint64_t above_n = rn->up.m ? rn->up.m : (few < lv->n ? few : lv->n);
+
+	if (mp_evset_time(e, rn->x, above_set, above_n, EVSET_CALIBRATE_TRIES, &in) < 0 ||
+	    mp_evset_time(e, rn->x, pool, lv->n, EVSET_CALIBRATE_TRIES, &out) < 0)
+		return -1;
+	if ((double)out < EVSET_APART * (double)in)
+		return lv->why = "the victim loads no slower after the whole pool", 0;
+	/* Not past the next level: the whole pool may evict the victim from it too. */
+	e->slow = (in + out) / 2 < e->slow ? (in + out) / 2 : e->slow;
+	return e->slow > in ? 0 : (lv->why = "the latencies give no threshold above a hit here", 0);
+}
+
+/* Measure one level: 0 (lv says what and why), -1 when a run failed. */
+static int measure(struct run *rn, struct level *lv)
+{
+	struct mp_evset e, kept;
+
+	if (lv->level > 2 && !rn->up.m)
+		return lv->why = "the level above was not measured here", 0;
+	tester(rn, lv, &e);
+	if (pool_of(rn, lv) < 0 || calibrate(rn, lv, &e) < 0)
+		return -1;
+	if (lv->why)
+		return 0;
+	if (geometry(rn, &e, lv) < 0)
+		return -1;
+	kept = e;
+	if (lv->ways && size(rn, &e, lv) < 0)
+		return -1;
+	keep_upper(rn, &kept, lv);
+	return 0;
+}
+
+/* Did compact sets measure the level (size, ways and line)? */
+static bool compact_measured(const struct mp_cache *rec)
+{
+	return rec && rec->size_bytes > 0 && rec->ways > 0 && rec->line_bytes > 0;
+}
+
+static bool agree(const struct mp_cache *rec, const struct level *lv)
+{
+	return (!lv->ways || rec->ways == (int64_t)lv->ways) &&
+	       (!lv->line || rec->line_bytes == (int64_t)lv->line) &&
+	       (!lv->size || rec->size_bytes == (int64_t)lv->size);
+}
+
+static int64_t or_na(uint64_t v)
+{
+	return v ? (int64_t)v : MP_NA;
+}
+
+static void record(struct mp_cache *rec, const struct level *lv)
+{
+	rec->size_bytes = or_na(lv->size);
+	rec->ways = or_na(lv->ways);
+	rec->line_bytes = or_na(lv->line);
+	rec->method = MP_METHOD_EVSETS;
+}
+
+/* The level in the probe's message: what was measured, what not and why. */
+static void describe(struct mp_buf *b, const struct level *lv)
+{
+	mp_buf_printf(b, "%sL%d ", b->len ? "; " : "", (int)lv->level);
+	if (!lv->ways) {
+		mp_buf_printf(b, "not measured: %s", lv->why);
+		return;
+	}
+	if (lv->size) {
+		mp_buf_size(b, lv->size);
+		mp_buf_putc(b, ' ');
+	}
+	mp_buf_printf(b, "%llu-way", (unsigned long long)lv->ways);
+	if (lv->line)
+		mp_buf_printf(b, " %llu B", (unsigned long long)lv->line);
+	if (!lv->line)
+		mp_buf_puts(b, "; line not measured");
+	if (lv->why)
+		mp_buf_printf(b, "; size not measured: %s", lv->why);
+}
+
+/* The method the level's values come from, and why, in a note. */
+static void note_method(struct mp_ctx *c, const struct level *lv, const char *method)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: %s", (int)lv->level, method);
+	if (lv->classes)
+		mp_buf_printf(&b, "; %llu congruence classes at a page offset",
+			      (unsigned long long)lv->classes);
+	mp_result_add_note(c->r, text);
+}
+
+static void note_disagree(struct mp_ctx *c, const struct mp_cache *rec, const struct level *lv)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: eviction sets found %llu-way, %llu B lines, ", (int)lv->level,
+		      (unsigned long long)lv->ways, (unsigned long long)lv->line);
+	mp_buf_size(&b, lv->size);
+	mp_buf_printf(&b, "; compact sets in contiguous memory found %lld-way, %lld B lines, ",
+		      (long long)rec->ways, (long long)rec->line_bytes);
+	mp_buf_size(&b, (uint64_t)rec->size_bytes);
+	mp_buf_puts(&b, ", and stand");
+	mp_result_add_note(c->r, text);
+}
+
+/* Which method the level's values come from, and why; the record updated. */
+static const char *settle(struct run *rn, struct mp_cache *rec, const struct level *lv)
+{
+	if (rn->contiguous && compact_measured(rec)) {
+		if (lv->ways && !agree(rec, lv))
+			note_disagree(rn->c, rec, lv);
+		return lv->ways ? (agree(rec, lv) ? "compact sets and eviction sets agree"
+						  : "compact sets stand; eviction sets disagree")
+				: "compact sets stand";
+	}
+	if (lv->ways)
+		record(rec, lv);
+	if (!rn->contiguous)
+		return "eviction sets: memory is not physically contiguous";
+	return "eviction sets: compact sets did not measure it";
+}
+
+static uint64_t most_ways(struct run *rn, int32_t level)
+{
+	uint64_t w = rn->l1_ways;
+
+	for (int32_t k = 2; k < level; k++) {
+		const struct mp_cache *rec = level_rec(rn->c->r, k);
+
+		w = rec && rec->ways > (int64_t)w ? (uint64_t)rec->ways : w;
+	}
+	return w;
+}
+
+/*
+ * Pages a level's pool takes: EVSET_POOL_FACTOR times its effective
+ * capacity, at least EVSET_MIN_PAGES (on scattered frames "levels" can
+ * find a level a third of its size), and for the L2 times the L1's colours
+ * (only the victim's colour is kept).
+ */
+static uint64_t pool_pages(const struct run *rn, int32_t level, uint64_t effective, uint64_t page)
+{
+	uint64_t n = EVSET_POOL_FACTOR * effective / page, colours = rn->l1_way / page;
+
+	n = n > EVSET_MIN_PAGES ? n : EVSET_MIN_PAGES;
+	return level == 2 && colours > 1 ? n * colours : n;
+}
+
+/* The level's inputs from the records; false when the latencies are not known. */
+static bool level_of(struct run *rn, int32_t level, struct level *lv)
+{
+	const struct mp_cache *rec = level_rec(rn->c->r, level);
+	uint64_t pages = rn->m.bytes / rn->m.page_bytes;
+
+	if (!rec || rec->effective_size_bytes <= 0 || mp_is_na(rec->latency_ns))
+		return false;
+	*lv = (struct level){ .level = level, .lat = ns_to_ticks(rn->c->p, rec->latency_ns),
+			      .next = next_latency(rn->c, level), .up_ways = most_ways(rn, level) };
+	lv->pages = pool_pages(rn, level, (uint64_t)rec->effective_size_bytes, rn->m.page_bytes);
+	lv->pages = lv->pages < pages ? lv->pages : pages;
+	return !mp_is_na(lv->next);
+}
+
+static void levels(struct run *rn)
+{
+	struct mp_buf msg;
+
+	mp_buf_init(&msg, rn->c->self->message, sizeof(rn->c->self->message));
+	for (int32_t i = 2; i <= MP_MAX_CACHES; i++) {
+		struct level lv;
+
+		mp_progress(rn->c->p, "evset", (uint64_t)(i - 2), MP_MAX_CACHES - 1);
+		if (!level_of(rn, i, &lv))
+			break;
+		if (measure(rn, &lv) < 0)
+			return mp_probe_fail(rn->c, "the platform failed a run");
+		note_method(rn->c, &lv, settle(rn, level_rec(rn->c->r, i), &lv));
+		describe(&msg, &lv);
+	}
+	mp_progress(rn->c->p, "evset", MP_MAX_CACHES - 1, MP_MAX_CACHES - 1);
+}
+
+/* Does the platform give physically contiguous memory (then compact sets work)? */
+static bool contiguous(struct mp_ctx *c)
+{
+	struct mp_mem_req req = { .bytes = 2 * MP_PAGE_BYTES_2M, .align = 4096,
+				  .page = MP_PAGE_2M, .contiguous = true };
+	struct mp_mem m;
+	bool yes;
+
+	if (c->p->ops->mem_alloc(c->p, &req, &m) != MP_OK)
+		return false;
+	yes = m.contiguous;
+	c->p->ops->mem_free(c->p, &m);
+	return yes;
+}
+
+/* The pool: the largest level's pages, the arena and the table permitting. */
+static uint64_t pool_bytes(struct mp_ctx *c, const struct run *rn)
+{
+	uint64_t most = 0, cap = (uint64_t)MP_EVSET_MAX_POOL * MP_PAGE_BYTES_4K;
+
+	for (int32_t i = 2; i <= MP_MAX_CACHES; i++) {
+		const struct mp_cache *rec = level_rec(c->r, i);
+		uint64_t b = rec && rec->effective_size_bytes > 0
+			? pool_pages(rn, i, (uint64_t)rec->effective_size_bytes, MP_PAGE_BYTES_4K) *
+			  MP_PAGE_BYTES_4K : 0;
+
+		most = b > most ? b : most;
+	}
+	cap = c->cfg->arena_bytes < cap ? c->cfg->arena_bytes : cap;
+	return most < cap ? most + MP_PAGE_BYTES_4K : cap;
+}
+
+static bool l1_known(struct mp_ctx *c, struct run *rn)
+{
+	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
+
+	if (!l1 || l1->ways <= 0 || l1->size_bytes <= 0 || mp_is_na(l1->latency_ns))
+		return false;
+	rn->l1_ways = (uint64_t)l1->ways;
+	rn->l1_way = (uint64_t)(l1->size_bytes / l1->ways);
+	rn->l1_lat = ns_to_ticks(c->p, l1->latency_ns);
+	return true;
+}
+
+void mp_probe_evset(struct mp_ctx *c)
+{
+	static struct run rn;
+	struct mp_evset e;
+
+	rn = (struct run){ .c = c };
+	if (!l1_known(c, &rn))
+		return mp_probe_unsupported(c, "needs the L1's ways and latency (probes latency, l1)");
+	if (!level_rec(c->r, 2) || mp_is_na(level_rec(c->r, 2)->latency_ns))
+		return mp_probe_unsupported(c, "needs the levels' latencies (probe levels)");
+	rn.contiguous = contiguous(c);
+	if (mp_probe_alloc(c, pool_bytes(c, &rn), MP_PAGE_4K, &rn.m) != MP_OK)
+		return;
+	rn.x = (rn.m.bytes / rn.m.page_bytes - 1) * rn.m.page_bytes;
+	e = (struct mp_evset){ .c = c, .base = rn.m.base };
+	if (mp_evset_hit(&e, rn.x, &rn.hit) < 0)
+		mp_probe_fail(c, "the platform could not run a chase");
+	else
+		levels(&rn);
+	c->p->ops->mem_free(c->p, &rn.m);
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The eviction test and the group-testing reduction (Vila, Köpf and
+ * Morales 2019, section IV): a set that evicts a victim is split into
+ * groups; a group whose removal keeps the eviction is dropped.  With more
+ * groups than the set holds congruent lines, one group always holds none,
+ * so the set shrinks until every line is needed: a minimal eviction set,
+ * one line per way.  The associativity is not known beforehand, so the
+ * groups double whenever no group can be dropped (docs/algorithms.md,
+ * "Eviction sets").
+ */
+#include "core/lib/str.h"
+#include "core/measure/timing.h"
+#include "core/probes/evset/evset.h"
+#include "core/seq/refstring.h"
+
+/* One-load runs that price an L1 hit: the least of these many. */
+#define EVSET_HIT_RUNS 16u
+/* The groups of the reduction's first round. */
+#define EVSET_FIRST_GROUPS 2u
+/*
+ * A "minimal" set of more lines than any cache's ways is a test that missed
+ * evictions (a busy host): reduced again from two groups, this many times.
+ */
+#define EVSET_AGAIN 3u
+
+static uint64_t rest[MP_EVSET_MAX_POOL], set_order[MP_EVSET_MAX_POOL];
+static uint64_t tail_order[MP_EVSET_MAX_POOL];
+
+static void *self_loop(struct mp_evset *e, uint64_t off)
+{
+	void **w = (void **)(void *)(e->base + off);
+
+	*w = w;
+	return w;
+}
+
+/*
+ * The last line of the victim's page: loaded right before the victim is
+ * timed, so that the victim's translation is in the TLB and the time is
+ * the cache's alone (the set's pages evict it from the first-level TLB,
+ * whose miss can cost as much as a level's step).  Its own cache sets are
+ * none of the victim's: another page offset.
+ */
+static uint64_t warm_line(const struct mp_evset *e, uint64_t victim)
+{
+	return victim - victim % e->page + e->page - MP_EVSET_WARM_BACK;
+}
+
+bool mp_evset_late(struct mp_evset *e)
+{
+	e->late = e->late || (e->deadline && mp_now(e->c->p) > e->deadline);
+	return e->late;
+}
+
+/* A chase of `steps` loads from `start`; its ticks.  -1 when the run failed. */
+static int chase(struct mp_evset *e, void *start, uint64_t steps, uint64_t *ticks)
+{
+	struct mp_run r = { .op = MP_OP_CHASE, .start = start, .steps = steps, .region = "evset" };
+	struct mp_sample s;
+
+	e->loads += steps;
+	if (mp_run_masked(e->c, &r, &s) != MP_OK)
+		return -1;
+	*ticks = s.ticks;
+	return 0;
+}
+
+static int run_tail(struct mp_evset *e, void *start)
+{
+	uint64_t t;
+
+	return start ? chase(e, start, e->passes * e->ntail, &t) : 0;
+}
+
+int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks)
+{
+	void *x = self_loop(e, off);
+	uint64_t t, best = UINT64_MAX;
+
+	if (chase(e, x, 1, &t) < 0)
+		return -1;
+	for (unsigned i = 0; i < EVSET_HIT_RUNS; i++) {
+		if (chase(e, x, 1, &t) < 0)
+			return -1;
+		best = t < best ? t : best;
+	}
+	*ticks = (double)best;
+	return 0;
+}
+
+/* The offsets in a fresh random order, linked: the chain's start. */
+static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, uint64_t n)
+{
+	mp_memcpy(buf, offs, n * sizeof(*offs));
+	mp_ref_shuffle(buf, n, &e->rng);
+	return mp_ref_chain(e->base, buf, n);
+}
+
+/*
+ * One try: load the victim, traverse the tail, the set, the tail, time the
+ * victim again.  Each pass over the set is linked anew in a fresh order:
+ * other sets may have used the same lines since, and a tree-PLRU set can
+ * keep the victim through one order of its lines repeated (evicting a line
+ * from any state takes up to w/2 log2 w + 1 distinct accesses: Reineke et
+ * al., "Timing predictability of cache replacement policies", 2007).
+ */
+static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		    uint64_t *t)
+{
+	void *tail = e->ntail ? shuffled(e, tail_order, e->tail, e->ntail) : NULL;
+	void *x = self_loop(e, victim), *warm = self_loop(e, warm_line(e, victim));
+
+	if (chase(e, x, 1, t) < 0 || run_tail(e, tail) < 0)
+		return -1;
+	for (unsigned i = 0; i < e->passes; i++)
+		if (chase(e, shuffled(e, set_order, set, n), n, t) < 0)
+			return -1;
+	if (run_tail(e, tail) < 0 || chase(e, warm, 1, t) < 0)
+		return -1;
+	return chase(e, x, 1, t) < 0 ? -1 : 0;
+}
+
+/*
+ * Flush the test's lines, so that none stays behind in the victim's set:
+ * under pseudo-LRU a line left there can make fewer lines than ways evict
+ * the victim, over and over, and the victim and the set left from a try
+ * can make as many lines as ways keep it.
+ */
+static void flush(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
+{
+	struct mp_platform *p = e->c->p;
+
+	p->ops->flush_line(p, e->base + victim);
+	for (uint64_t i = 0; i < n; i++)
+		p->ops->flush_line(p, e->base + set[i]);
+	for (uint64_t i = 0; i < e->ntail; i++)
+		p->ops->flush_line(p, e->base + e->tail[i]);
+}
+
+/*
+ * Slow in every try, each from a clean start (the lines flushed before
+ * it): interference only adds time, so one fast try shows the victim
+ * stayed, and a burst of noise on one victim load is no eviction.  From a
+ * clean start fewer congruent lines than ways never evict the victim
+ * (LRU, pseudo-LRU, FIFO: the simulator's 0 of 100), and as many evict it
+ * in every fresh order there (100 of 100); on a busy host a true set's
+ * test fails now and then, which the rechecks allow for.
+ */
+static int slow_always(struct mp_evset *e, uint64_t x, const uint64_t *set, uint64_t n)
+{
+	uint64_t t;
+
+	for (unsigned i = 0; i < e->trials; i++) {
+		flush(e, x, set, n);
+		if (try_once(e, x, set, n, &t) < 0)
+			return -1;
+		if (t <= e->slow)
+			return 0;
+	}
+	return 1;
+}
+
+int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		  unsigned tries, uint64_t *ticks)
+{
+	uint64_t t;
+
+	*ticks = UINT64_MAX;
+	for (unsigned i = 0; i < tries; i++) {
+		flush(e, victim, set, n);
+		if (try_once(e, victim, set, n, &t) < 0)
+			return -1;
+		*ticks = t < *ticks ? t : *ticks;
+	}
+	flush(e, victim, set, n);
+	return 0;
+}
+
+int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
+{
+	int ev;
+
+	if (n == 0)
+		return 0;
+	ev = slow_always(e, victim, set, n);
+	flush(e, victim, set, n);
+	return ev;
+}
+
+/* Drop one of g groups whose removal keeps the eviction: 1 dropped, 0 none, -1 failed. */
+static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n,
+		      uint64_t g)
+{
+	for (uint64_t j = 0; j < g && !mp_evset_late(e); j++) {
+		uint64_t a = j * *n / g, b = (j + 1) * *n / g, m = *n - (b - a);
+		int ev;
+
+		mp_memcpy(rest, set, a * sizeof(*set));
+		mp_memcpy(rest + a, set + b, (*n - b) * sizeof(*set));
+		ev = mp_evset_evicts(e, victim, rest, m);
+		if (ev != 0) {
+			if (ev > 0) {
+				mp_memcpy(set, rest, m * sizeof(*set));
+				*n = m;
+			}
+			return ev;
+		}
+	}
+	return 0;
+}
+
+int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n)
+{
+	uint64_t k = EVSET_FIRST_GROUPS;
+	unsigned again = EVSET_AGAIN;
+
+	for (;;) {
+		uint64_t g = k < *n ? k : *n;
+		int st = drop_group(e, victim, set, n, g);
+
+		if (st < 0)
+			return -1;
+		if (e->late)
+			return 1;
+		if (st == 0 && g == *n && (*n <= MP_EVSET_MAX_WAYS || again-- == 0))
+			return 0;           /* every line is needed */
+		if (st == 0 && g == *n)
+			k = EVSET_FIRST_GROUPS;  /* more lines than any cache's ways: missed evictions */
+		else if (st == 0)
+			k *= 2;
+	}
+}
+
+/*
+ * The victim moved by d is in another first-level line than the set's and
+ * the tail's: the tail moved by d takes it out of the levels above, the
+ * set still evicts the victim's line at this level, and with it the moved
+ * victim when that lies in the same line.
+ */
+static int evicts_moved(struct mp_evset *e, uint64_t victim, uint64_t d, const uint64_t *set,
+			uint64_t n)
+{
+	static uint64_t moved[MP_EVSET_MAX_POOL];
+	struct mp_evset m = *e;
+
+	for (uint64_t i = 0; i < e->ntail; i++)
+		moved[i] = e->tail[i] + d;
+	m.tail = moved;
+	return mp_evset_evicts(&m, victim + d, set, n);
+}
+
+/* Most of three tests: a test on a busy host fails now and then. */
+static int evicts_moved_most(struct mp_evset *e, uint64_t victim, uint64_t d, const uint64_t *set,
+			     uint64_t n)
+{
+	int yes = 0;
+
+	for (int i = 0; i < 3; i++) {
+		int ev = evicts_moved(e, victim, d, set, n);
+
+		if (ev < 0)
+			return -1;
+		yes += ev;
+	}
+	return yes >= 2;
+}
+
+int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		  uint64_t *line)
+{
+	*line = 0;
+	for (uint64_t d = 16; d <= 512 && d < e->page / 2; d *= 2) {
+		int ev = evicts_moved_most(e, victim, d, set, n);
+
+		if (ev < 0)
+			return -1;
+		if (ev == 0) {
+			*line = d;
+			return 0;
+		}
+	}
+	return 0;
+}
