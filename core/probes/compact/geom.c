@@ -167,7 +167,7 @@ static uint64_t buildable_from(const struct mp_lower *lv, uint64_t stride)
 }
 
 /* Ladder outcomes besides 0 (settled) and -1 (a run failed); 1 is mp_compact_geom's "verified". */
-enum { UNSETTLED = 2, TOO_HIGH, TOO_SMALL, UNLAWFUL, NO_SPILL, UNREPEATED, OUTCOMES };
+enum { UNSETTLED = 2, TOO_HIGH, TOO_SMALL, UNLAWFUL, NO_SPILL, UNREPEATED, HASHED, OUTCOMES };
 
 /* The most elements n a set <S, n> with its groups can have within a TLB twin. */
 static uint64_t twin_reach(const struct mp_lower *lv, uint64_t stride, uint64_t from)
@@ -276,24 +276,36 @@ static int block(struct mp_lower *lv, struct mp_geom *g)
  * of a compact-set test picks a random offset): A lines a way apart fit
  * and A + 1 do not, 2A lines half a way apart fit and 2A + 1 do not.  In
  * contiguous memory these hold wherever the sets lie; in memory that only
- * looks contiguous they come out differently from place to place.
+ * looks contiguous they come out differently from place to place
+ * (UNREPEATED).  Then A lines three ways apart fit: a plain index puts
+ * them in one set as it does lines one way apart, but a hashed one spreads
+ * lines of any other stride over its slices unevenly, so that some slice's
+ * set overflows (HASHED; docs/algorithms.md, "Lower levels: compact sets").
  */
 #define VERIFY_ROUNDS 2u
+#define HASH_STRIDE_WAYS 3u
 
 static int verify(struct mp_lower *lv, const struct mp_geom *g)
 {
 	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
 		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
 	};
+	int m;
 
 	for (unsigned k = 0; k < VERIFY_ROUNDS * 4; k++) {
-		int m = spills(lv, g->way / checks[k % 4].div,
-			       g->ways * checks[k % 4].mul + checks[k % 4].extra);
-
+		m = spills(lv, g->way / checks[k % 4].div,
+			   g->ways * checks[k % 4].mul + checks[k % 4].extra);
 		if (m == -1)
 			return -1;
 		if (m != -2 && m != checks[k % 4].spill)
-			return 0;
+			return UNREPEATED;
+	}
+	for (unsigned k = 0; k < VERIFY_ROUNDS; k++) {
+		m = spills(lv, HASH_STRIDE_WAYS * g->way, g->ways);
+		if (m == -1)
+			return -1;
+		if (m == 1)
+			return HASHED;
 	}
 	return 1;
 }
@@ -347,6 +359,8 @@ static const char *const outcome_why[OUTCOMES] = {
 	[UNREPEATED] = "the sets gave other answers elsewhere in the memory: it is not "
 		       "physically contiguous (on the host, for a virtual machine) or the index "
 		       "is hashed",
+	[HASHED] = "A lines three ways apart overflowed a set: the index is hashed over "
+		   "slices, which compact sets cannot decompose",
 };
 
 /* The ladder from the start stride, moved down or up until it settles. */
@@ -369,9 +383,8 @@ int mp_compact_geom(struct mp_lower *lv, struct mp_geom *g, const char **why)
 	int st;
 
 	*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };
-	if ((st = settle(lv, g)) == 0 && (st = odd_factors(lv, g)) == 0 &&
-	    (st = verify(lv, g)) == 0)
-		st = UNREPEATED;
+	if ((st = settle(lv, g)) == 0 && (st = odd_factors(lv, g)) == 0)
+		st = verify(lv, g);
 	if (st != 1) {
 		*why = st > 1 ? outcome_why[st] : NULL;
 		*g = (struct mp_geom){ 0, 0, 0, MP_INCL_UNKNOWN };

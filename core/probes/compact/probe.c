@@ -341,6 +341,17 @@ static enum mp_status l1_hit(struct mp_ctx *c, struct mp_mem *m, double *ticks)
 	return MP_OK;
 }
 
+/*
+ * Looking for levels, none spilled at level i: there is none, or it is
+ * larger than the memory can overfill; the message says which was seen.
+ */
+static void not_found(struct mp_buf *msg, int32_t i, const struct mp_mem *m)
+{
+	mp_buf_printf(msg, "%sL%d not found in ", msg->len ? "; " : "", (int)i);
+	mp_buf_size(msg, m->bytes);
+	mp_buf_printf(msg, " (none, or one its sets cannot overfill: larger, or hashed)");
+}
+
 static void run(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t count)
 {
 	int32_t last = count ? count + 1 : COMPACT_MAX_LEVELS + 1;
@@ -359,8 +370,10 @@ static void run(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t co
 		st = up->levels == i - 1 ? measure_level(c, m, up, i, l1, &why) : 0;
 		if (st < 0)
 			return mp_probe_fail(c, "the platform failed a compact-set run");
-		if (st == 0 && !count && m->contiguous && absent(why))
-			break;  /* looking for levels: the first that is not there ends it */
+		if (st == 0 && !count && m->contiguous && absent(why)) {
+			not_found(&msg, i, m);  /* looking for levels: the first not there ends it */
+			break;
+		}
 		if (st == 0 && !why)
 			why = "the level above it was not measured";
 		describe(&msg, up, i, why);
