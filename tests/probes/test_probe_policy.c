@@ -6,6 +6,8 @@
  * can reach the sets one by one and a sequence can tell them (see right()).  The probe reads the sizes, ways,
  * lines, latencies and inclusion that "l1", "levels" and "compact" measure;
  * here they come from the model, so that this test checks this probe only.
+ * A hashed level is measured by eviction sets (method eviction-sets), whose
+ * sets no stride reaches: its replacement must be "not measured", noted.
  */
 #include "tests/probes/probe_sim.h"
 
@@ -26,6 +28,7 @@ static void fill(struct ps_run *s)
 		c->latency_cycles = mc->latency;
 		c->latency_ns = mc->latency * ns;
 		c->inclusion = mc->inclusion;
+		c->method = mc->index == MP_SIM_INDEX_HASH ? MP_METHOD_EVSETS : MP_METHOD_TIMING;
 	}
 	s->r.memory.latency_cycles = m->memory_latency;
 	s->r.memory.latency_ns = m->memory_latency * ns;
@@ -53,6 +56,18 @@ static int right(const struct mp_sim_cache_model *mc, enum mp_replacement got)
 	return got == want;
 }
 
+/* Did the probe note why a level's sets were out of its reach? */
+static bool noted(const struct mp_result *r, int32_t level)
+{
+	char want[48];
+
+	snprintf(want, sizeof(want), "policy L%d: sets not reachable", (int)level);
+	for (int32_t i = 0; i < r->nnotes; i++)
+		if (strstr(r->notes[i], want))
+			return true;
+	return false;
+}
+
 static void one(const char *path, int rough)
 {
 	struct ps_run s;
@@ -73,6 +88,12 @@ static void one(const char *path, int rough)
 		if (mc->ways < 2) {
 			printf("INFO %s: L%d is direct mapped, no replacement to tell (%s)\n",
 			       s.name, (int)c->level, got ? got : "unknown");
+			continue;
+		}
+		if (mc->index == MP_SIM_INDEX_HASH) {
+			CHECK(c->replacement == MP_REPL_UNKNOWN && noted(&s.r, c->level),
+			      "%s: L%d (hashed) replacement %s, not measured with its reason",
+			      s.name, (int)c->level, got ? got : "unknown");
 			continue;
 		}
 		CHECK(right(mc, c->replacement), "%s: L%d replacement %s, model %s", s.name,

@@ -185,6 +185,12 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 
 	mp_progress(p->c->p, "policy", (uint64_t)i, (uint64_t)i + 1);
 	rec->write_allocate = write_allocates(p, lv, i);
+	if (rec->method == MP_METHOD_EVSETS) {
+		note_level(p->c, lv[i].level, "sets not reachable by strides (its geometry came "
+					      "from eviction sets: a hashed index or scattered "
+					      "frames): replacement not measured");
+		return;
+	}
 	rec->replacement = mp_policy_replacement(p, lv, i);
 	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
 		note_level(p->c, lv[i].level, "sets not reachable one by one (frames not "
