@@ -75,6 +75,7 @@ struct test {
 	uint64_t steps;              /* loads of A per timed run: whole passes */
 	struct mp_run load, idle;    /* B's sweep of the level; the control's few lines */
 	double threshold;
+	const char *why;             /* why the last test decided nothing */
 };
 
 /* The data or unified level of t below `level` that is closest to it, or NULL. */
@@ -148,15 +149,22 @@ static enum mp_tristate shares(struct test *t, uint32_t b)
 
 		/* warm once: the control evicts nothing, the loaded run after it starts warm */
 		if (mp_chase_warm(t->c, &t->ch) != MP_OK || beside(t, b, &t->idle, &quiet) != MP_OK ||
-		    beside(t, b, &t->load, &loaded) != MP_OK)
+		    beside(t, b, &t->load, &loaded) != MP_OK) {
+			t->why = "a run beside another CPU failed";
 			return MP_UNKNOWN;
+		}
 		slowdown = quiet ? (double)loaded / (double)quiet : 0;
 		votes[n++] = slowdown >= t->threshold;
 		mp_tally_count(votes, n, &tally);
 	}
 	mp_logf(t->c->p, MP_LOG_INFO, "cores: L%d of CPU %u beside CPU %u: %s (%d of %d votes; "
 		"last slowdown %.2f)", (int)t->level, (unsigned)t->a, (unsigned)b,
-		tally.value ? "shared" : "not shared", (int)tally.votes, (int)tally.of, slowdown);
+		!mp_tally_stable(&tally) ? "votes split" : tally.value ? "shared" : "not shared",
+		(int)tally.votes, (int)tally.of, slowdown);
+	if (!mp_tally_stable(&tally)) {
+		t->why = "the votes on a partner split (under two thirds agreed)";
+		return MP_UNKNOWN;
+	}
 	return tally.value ? MP_YES : MP_NO;
 }
 
@@ -334,6 +342,18 @@ static const char *unmeasurable(const struct mp_ctx *c, const struct mp_core_typ
 	return NULL;
 }
 
+/* A level whose sharing the tests could not decide: said in the log and the notes. */
+static void note_unmeasured(struct mp_ctx *c, const struct mp_core_type *t,
+			    const struct mp_cache *k, const char *why)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "cores: %s L%d sharing not measured: %s", t->name,
+		    (int)k->level, why ? why : "?");
+	mp_log(c->p, MP_LOG_INFO, text);
+	mp_result_add_note(c->r, text);
+}
+
 static void measure_level(struct mp_ctx *c, const struct mp_cpus *s, struct mp_core_type *t,
 			  struct mp_cache *k, uint32_t a, double memory_cycles)
 {
@@ -349,8 +369,12 @@ static void measure_level(struct mp_ctx *c, const struct mp_cpus *s, struct mp_c
 	if (!set_up(&test, t, k, &chase, &load, memory_cycles))
 		return;
 	k->shared_by = sharing_of(&test, s, a);
-	mp_logf(c->p, MP_LOG_INFO, "cores: %s L%d shared by %d logical CPU(s) (slowdown that "
-		"says shared: %.2f)", t->name, (int)k->level, (int)k->shared_by, test.threshold);
+	if (k->shared_by == MP_NA)
+		note_unmeasured(c, t, k, test.why);
+	else
+		mp_logf(c->p, MP_LOG_INFO, "cores: %s L%d shared by %d logical CPU(s) (slowdown "
+			"that says shared: %.2f)", t->name, (int)k->level, (int)k->shared_by,
+			test.threshold);
 	c->p->ops->mem_free(c->p, &load);
 	c->p->ops->mem_free(c->p, &chase);
 }
