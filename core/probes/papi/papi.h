@@ -24,6 +24,8 @@ struct papi_level {
 	uint64_t size;         /* bytes (a TLB: entries x page) */
 	uint64_t unit;         /* line or page, from cacheBlock */
 	uint64_t ways;
+	const char *why;       /* why no ways were told (cacheBlock), or NULL */
+	uint64_t seen;         /* case 3's associativity, where it is no one set (else 0) */
 	struct mp_tally sure[3];   /* size, unit, ways: how sure */
 };
 
