@@ -111,9 +111,12 @@ static enum mp_kind level_type(struct amp_level *l)
 
 	if (l->level == 1 && !code)
 		return MP_KIND_DATA;
-	if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
+	if (l->ways && l->assoc != l->ways)
+		note(l->a, l, "3.6 aims at one set, and 3.3's is several or not told: type assumed");
+	else if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
 		return (enum mp_kind)t.value;
-	note(l->a, l, "the other side could not run between the passes (3.6): type assumed");
+	else
+		note(l->a, l, "the other side could not run between the passes (3.6): type assumed");
 	return code ? MP_KIND_INSTRUCTION : l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
 }
 
@@ -168,8 +171,8 @@ static void tell_split(const struct amp_level *l)
 			    (unsigned long long)(l->ways / l->assoc), (unsigned long long)l->assoc);
 	else
 		mp_snprintf(text, sizeof(text), "3.3's set of %llu lines is no one set: one line "
-			    "more overfilled neither it nor one slice of a hashed index: ways not "
-			    "told", (unsigned long long)l->ways);
+			    "more overfilled neither it nor one slice of a hashed index: ways and "
+			    "capacity (which 3.3 settled) not told", (unsigned long long)l->ways);
 	note(l->a, l, text);
 }
 
@@ -185,6 +188,7 @@ static bool measure_level(struct amp_level *l)
 		vote(l, amp_ways, MP_PARAM_WAYS, &d);
 		if (l->ways)
 			tell_split(l);
+		d.have[size] = l->assoc || !l->ways;
 	}
 	if (l->ways && !frames_agree(l)) {
 		d.have[size] = d.have[MP_PARAM_WAYS] = false;

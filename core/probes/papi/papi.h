@@ -22,6 +22,7 @@ struct papi_level {
 	uint64_t clean;        /* cacheSize: the largest footprint without misses */
 	uint64_t dirty;        /* and the smallest with; 0: none yet */
 	uint64_t size;         /* bytes (a TLB: entries x page) */
+	bool moved;            /* the edge moved with where the footprint starts: no size */
 	uint64_t unit;         /* line or page, from cacheBlock */
 	uint64_t ways;
 	const char *why;       /* why no ways were told (cacheBlock), or NULL */

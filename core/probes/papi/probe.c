@@ -183,6 +183,9 @@ static unsigned measure(void *probe, const struct mp_counter_pass *pass)
 		st = frames_agree(p, lv, n);
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
 		st = papi_ways(p, &lv[i]);
+		if (lv[i].moved)
+			note(p, &lv[i], "cacheSize's edge moved with where the footprint starts (a "
+					"hashed index filling its slices unevenly): capacity not told");
 		if (lv[i].size && !lv[i].ways)
 			note(p, &lv[i], lv[i].why);
 		if (lv[i].ways && lv[i].seen)
