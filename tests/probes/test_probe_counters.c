@@ -7,7 +7,10 @@
  * counts the instruction side on fetches of code blocks (3.7-3.10): the L1
  * instruction cache's exact size, line and ways, and every TLB level that
  * serves instructions, its entries, page and ways.  Each value is checked
- * against the model's own parsed parameters, never a constant.
+ * against the model's own parsed parameters, never a constant.  A hashed
+ * level (slices) may leave its size and ways "not told", only with the
+ * reason in a note of the probe's.  A model file given as an argument runs
+ * that model alone.
  */
 #include <sys/prctl.h>
 
