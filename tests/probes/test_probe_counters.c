@@ -100,14 +100,14 @@ static int joined(const struct mp_sim_model *m, const struct mp_sim_cache_model 
 	return 1;
 }
 
-/* Did the probe say, in a note on the level, why a value is missing? */
+/* Did the probe say, in a note on the level, that a value is not told, and why? */
 static int said_why(const struct cs_run *s, const char *probe, const struct mp_structure *st)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s: L%d cache: ", probe, (int)st->level);
 	for (int32_t i = 0; i < s->r.nnotes; i++)
-		if (!strncmp(s->r.notes[i], key, strlen(key)))
+		if (!strncmp(s->r.notes[i], key, strlen(key)) && strstr(s->r.notes[i], "not told"))
 			return 1;
 	return 0;
 }

@@ -245,7 +245,7 @@ static enum mp_status true_assoc(struct papi *p, struct papi_level *l, uint64_t 
 	l->seen = l->ways == a ? 0 : a;
 	if (!l->ways)
 		l->why = "case 3's set is no one set: one element more overfilled neither it "
-			 "nor one slice of a hashed index: no associativity";
+			 "nor one slice of a hashed index: associativity not told";
 	return st;
 }
 
