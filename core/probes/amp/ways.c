@@ -6,8 +6,10 @@
  * No thrash before k reaches the number of lines: fully associative.
  * Beyond the paper: every element is followed by flushers (amp.h), a
  * thrash is any miss beyond noise (not 3.3's 0.80), and a victim cache's
- * capacity is settled by the same experiment (amp_settle_size).
- * docs/algorithms.md, "Counter-based probes", AMP.
+ * capacity is settled by the same experiment (amp_settle_size), and one
+ * element more tells one set from the slices of a hashed index
+ * (true_assoc).  docs/algorithms.md, "Counter-based probes", AMP and
+ * hashed sets.
  */
 #include "core/lib/bits.h"
 #include "core/measure/overfill.h"
