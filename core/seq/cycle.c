@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/seq/refstring.h"
@@ -46,6 +47,27 @@ void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g)
 		offs[i - 1] = offs[j];
 		offs[j] = t;
 	}
+}
+
+/* Does the cycle take the same step into and out of element i? */
+static bool same_steps(const uint64_t *offs, uint64_t n, uint64_t i)
+{
+	uint64_t a = offs[(i + n - 1) % n], b = offs[i], c = offs[(i + 1) % n];
+
+	return b - a == c - b;
+}
+
+void mp_ref_shuffle_strideless(uint64_t *offs, uint64_t n, struct mp_rng *g)
+{
+	mp_ref_shuffle(offs, n, g);
+	for (unsigned round = 0; round < MP_REF_STRIDELESS_ROUNDS && n > 3; round++)
+		for (uint64_t i = 0; i < n; i++)
+			if (same_steps(offs, n, i)) {
+				uint64_t j = mp_rng_below(g, n), t = offs[i];
+
+				offs[i] = offs[j];
+				offs[j] = t;
+			}
 }
 
 /*

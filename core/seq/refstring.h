@@ -62,6 +62,13 @@ void *mp_ref_chain(uint8_t *base, const uint64_t *offs, uint64_t n);
 
 /* Shuffle offs[0..n) in place (Fisher-Yates), for a random visiting order. */
 void mp_ref_shuffle(uint64_t *offs, uint64_t n, struct mp_rng *g);
+/*
+ * The same, then elements that the cycle enters and leaves by the same
+ * step swapped with random ones, a few rounds: no two equal steps in a row
+ * for a stride prefetcher to follow (where the elements allow).
+ */
+#define MP_REF_STRIDELESS_ROUNDS 8u
+void mp_ref_shuffle_strideless(uint64_t *offs, uint64_t n, struct mp_rng *g);
 
 /*
  * Cooper-Xu's C(k) (section 3.3, figure 6): one element at the start of

@@ -31,7 +31,8 @@ struct amp_level {
 	uint64_t unit;       /* line or page bytes (3.1, 3.10) */
 	uint64_t boundary;   /* footprint where its misses begin (3.2) */
 	uint64_t size;       /* capacity in bytes (TLB: entries x page) */
-	uint64_t ways;       /* (3.3) */
+	uint64_t ways;       /* 3.3's: the elements of one set as strides reach them */
+	uint64_t assoc;      /* the true associativity: ways, or a hashed index's slices'; 0: not told */
 	bool exclusive;      /* holds only what the levels above do not (a victim cache) */
 	struct amp_above above;
 };
@@ -81,7 +82,8 @@ void amp_weakest(struct mp_tally *acc, const struct mp_tally *t);
 /* The algorithms; each sets t->value (MP_NA when it cannot decide) and its tally. */
 enum mp_status amp_unit(struct amp_level *l, struct mp_tally *t);            /* 3.1 */
 enum mp_status amp_boundary(struct amp_level *l, struct mp_tally *t);        /* 3.2 */
-enum mp_status amp_ways(struct amp_level *l, struct mp_tally *t);            /* 3.3 */
+/* 3.3 (l->ways), and the true associativity (l->assoc, the value in t) */
+enum mp_status amp_ways(struct amp_level *l, struct mp_tally *t);
 enum mp_status amp_write_allocate(struct amp_level *l, struct mp_tally *t);  /* 3.4 */
 enum mp_status amp_replacement(struct amp_level *l, struct mp_tally *t);     /* 3.5 */
 enum mp_status amp_unified(struct amp_level *l, struct mp_tally *t);         /* 3.6 */

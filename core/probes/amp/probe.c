@@ -111,9 +111,12 @@ static enum mp_kind level_type(struct amp_level *l)
 
 	if (l->level == 1 && !code)
 		return MP_KIND_DATA;
-	if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
+	if (l->ways && l->assoc != l->ways)
+		note(l->a, l, "3.6 aims at one set, and 3.3's is several or not told: type assumed");
+	else if (amp_unified(l, &t) == MP_OK && t.value != MP_NA)
 		return (enum mp_kind)t.value;
-	note(l->a, l, "the other side could not run between the passes (3.6): type assumed");
+	else
+		note(l->a, l, "the other side could not run between the passes (3.6): type assumed");
 	return code ? MP_KIND_INSTRUCTION : l->tlb ? MP_KIND_DATA : MP_KIND_UNIFIED;
 }
 
@@ -128,7 +131,7 @@ static bool frames_agree(struct amp_level *l)
 	struct amp *a = l->a;
 	struct mp_mem whole = a->mem;
 	struct mp_tally t;
-	uint64_t size = l->size, ways = l->ways, half = whole.bytes / 2;
+	uint64_t size = l->size, ways = l->ways, assoc = l->assoc, half = whole.bytes / 2;
 	bool ok = false;
 
 	if (whole.contiguous || l->tlb)
@@ -139,15 +142,38 @@ static bool frames_agree(struct amp_level *l)
 	if (amp_boundary(l, &t) == MP_OK && t.value != MP_NA) {
 		l->boundary = (uint64_t)t.value;
 		ok = amp_settle_size(l, &ok) == MP_OK && ok && l->size == size &&
-		     amp_ways(l, &t) == MP_OK && t.value == (int64_t)ways;
+		     amp_ways(l, &t) == MP_OK && l->ways == ways && l->assoc == assoc;
 	}
 	a->mem = whole;
 	l->size = size;
 	l->ways = ways;
+	l->assoc = assoc;
 	if (!ok)
 		note(a, l, "memory not physically contiguous and its sets depend on the frames: "
 			   "capacity and ways not told");
 	return ok;
+}
+
+/*
+ * What 3.3's set turned out to be when it is not one set (docs/algorithms.md,
+ * "Counter-based probes", hashed sets).
+ */
+static void tell_split(const struct amp_level *l)
+{
+	char text[MP_TEXT_LEN];
+
+	if (l->assoc == l->ways)
+		return;
+	if (l->assoc)
+		mp_snprintf(text, sizeof(text), "3.3's set of %llu lines is %llu sets of %llu ways "
+			    "(slices of a hashed index, or sets its stride joined): "
+			    "replacement not told", (unsigned long long)l->ways,
+			    (unsigned long long)(l->ways / l->assoc), (unsigned long long)l->assoc);
+	else
+		mp_snprintf(text, sizeof(text), "3.3's set of %llu lines is no one set: one line "
+			    "more overfilled neither it nor one slice of a hashed index: ways and "
+			    "capacity (which 3.3 settled) not told", (unsigned long long)l->ways);
+	note(l->a, l, text);
 }
 
 /* One level, every parameter; its values go into the result. */
@@ -158,15 +184,20 @@ static bool measure_level(struct amp_level *l)
 
 	if (!unit_and_size(l, &d))
 		return false;
-	if (d.have[size] && vote(l, amp_ways, MP_PARAM_WAYS, &d))
-		l->ways = (uint64_t)d.t[MP_PARAM_WAYS].value;
+	if (d.have[size]) {
+		vote(l, amp_ways, MP_PARAM_WAYS, &d);
+		if (l->ways)
+			tell_split(l);
+		d.have[size] = l->assoc || !l->ways;
+	}
 	if (l->ways && !frames_agree(l)) {
 		d.have[size] = d.have[MP_PARAM_WAYS] = false;
 		l->ways = 0;
 	}
 	if (!l->tlb && l->ways && l->a->link.op == MP_OP_CHASE) {
 		vote(l, amp_write_allocate, MP_PARAM_WRITE_ALLOCATE, &d);
-		vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
+		if (l->assoc == l->ways)
+			vote(l, amp_replacement, MP_PARAM_REPLACEMENT, &d);
 	}
 	record(l->a, l, level_type(l), &d);
 	return true;

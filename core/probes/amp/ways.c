@@ -6,9 +6,13 @@
  * No thrash before k reaches the number of lines: fully associative.
  * Beyond the paper: every element is followed by flushers (amp.h), a
  * thrash is any miss beyond noise (not 3.3's 0.80), and a victim cache's
- * capacity is settled by the same experiment (amp_settle_size).
- * docs/algorithms.md, "Counter-based probes", AMP.
+ * capacity is settled by the same experiment (amp_settle_size), and one
+ * element more tells one set from the slices of a hashed index
+ * (true_assoc).  docs/algorithms.md, "Counter-based probes", AMP and
+ * hashed sets.
  */
+#include "core/lib/bits.h"
+#include "core/measure/overfill.h"
 #include "core/probes/amp/amp.h"
 #include "core/seq/refstring.h"
 
@@ -106,21 +110,31 @@ static uint64_t link(const struct amp_level *l, uint64_t c, void **start)
 	return mp_link(&a->link, a->mem.base, a->mem.bytes, offs, c, start) == MP_OK ? c : 0;
 }
 
-uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
-		       unsigned word, void **start)
+/* amp_set_chain without elements [lo, hi); the elements alone never in equal steps. */
+static uint64_t set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
+			  unsigned word, uint64_t lo, uint64_t hi, bool strideless, void **start)
 {
 	uint64_t m = flushers_for(l, n), c = 0, len = n * sets * (1 + m);
 
 	if (!fits(l, n, gap, sets, len) || sets > amp_sets(l, sets))
 		return 0;
 	for (uint64_t i = 0; i < n; i++)
-		for (uint64_t s = 0; s < sets; s++) {
+		for (uint64_t s = 0; s < sets && (i < lo || i >= hi); s++) {
 			offs[c++] = i * gap + s * l->unit + word * l->a->word;
 			for (uint64_t j = 0; j < m; j++)
 				offs[c++] = amp_flusher(l, n, gap, s, word * (n + 1) + i, j);
 		}
-	shuffle_groups(c, 1 + m, &l->a->g);
+	if (strideless)
+		mp_ref_shuffle_strideless(offs, c, &l->a->g);
+	else
+		shuffle_groups(c, 1 + m, &l->a->g);
 	return link(l, c, start);
+}
+
+uint64_t amp_set_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
+		       unsigned word, void **start)
+{
+	return set_chain(l, n, gap, sets, word, 0, 0, false, start);
 }
 
 uint64_t amp_flush_chain(const struct amp_level *l, uint64_t n, uint64_t gap, uint64_t sets,
@@ -185,6 +199,12 @@ static uint64_t next_factor(uint64_t lines, uint64_t k)
 	return k;
 }
 
+/* Can 2k elements N/2k apart be tried: N/2k a multiple of twice the flushers' span? */
+static bool two_sets(const struct amp_level *l, uint64_t n, uint64_t k)
+{
+	return (n / (2 * k)) % (2 * (l->above.span ? l->above.span : l->unit)) == 0;
+}
+
 /*
  * Hypothesis k thrashed; only at the true capacity N do k elements N/k
  * apart also fit in their one set, and 2k elements N/2k apart in their two.
@@ -195,10 +215,73 @@ static enum mp_status consistent(struct amp_level *l, uint64_t n, uint64_t k, bo
 	enum outcome o = SPILLS;
 	enum mp_status st = try_set(l, k, n / k, &o, sure);
 
-	/* (Only where flushers can miss both sets: N/2k a multiple of twice their span.) */
-	if (st == MP_OK && o == FITS && (n / (2 * k)) % (2 * (l->above.span ? l->above.span : l->unit)) == 0)
+	/* (Only where flushers can miss both sets.) */
+	if (st == MP_OK && o == FITS && two_sets(l, n, k))
 		st = try_set(l, 2 * k, n / (2 * k), &o, sure);
 	*yes = st == MP_OK && o == FITS;
+	return st;
+}
+
+/* ---- one set, or several (docs/algorithms.md, "Counter-based probes", hashed sets) ---- */
+
+struct overfill_job {
+	struct amp_level *l;
+	uint64_t c, gap;
+};
+
+/* c elements `gap` apart without elements [lo, hi), primed: still missing on every pass? */
+static enum mp_status still_miss(void *job, uint64_t lo, uint64_t hi, bool *miss)
+{
+	struct overfill_job *j = job;
+	struct amp_level *l = j->l;
+	struct amp_chase ch = { .ev = l->ev, .region = "amp-assoc", .op = l->a->link.op };
+	enum mp_status st;
+	uint64_t min = 0;
+
+	*miss = false;
+	ch.steps = set_chain(l, j->c, j->gap, 1, 0, lo, hi, true, &ch.cursor);
+	if (!ch.steps)
+		return MP_ENOMEM;
+	st = mp_counter_flush(&l->a->k);
+	if (st == MP_OK)
+		st = amp_walk(l->a, &ch, PRIME_PASSES * ch.steps);
+	if (st == MP_OK)
+		st = mp_counter_min(&l->a->k, amp_count, &ch, &min);
+	*miss = min > 0;
+	return st;
+}
+
+/*
+ * Hypothesis k passed 3.3: are the k elements N/k apart one set of k ways,
+ * or the sets of several slices of a hashed index (mp_overfill_assoc)?
+ * One element more; where the k were spread unevenly over the slices it
+ * overfills none (no miss).  Then, the level above may be keeping some (an
+ * exclusive level): as many more as its ways, all of which must then be
+ * critical; then the 2k elements N/2k apart that filled 3.3's two sets,
+ * and one more.  Sets l->assoc (0: not told).
+ */
+static enum mp_status true_assoc(struct amp_level *l, uint64_t n, uint64_t k)
+{
+	const struct mp_overfill fills[] = { { k, 1, true }, { k, 1 + l->above.ways, false },
+					     { 2 * k, 1, true } };
+	struct mp_rng kept = l->a->g;
+	enum mp_status st = MP_OK;
+	bool missed = false;
+
+	/* Shuffled from a generator of their own: the experiments after them
+	 * (3.4 to 3.6, the next levels) meet the same chains as without. */
+	mp_rng_seed(&l->a->g, l->a->c->cfg->seed + (uint64_t)l->level);
+	l->assoc = 0;
+	for (unsigned i = 0; i < MP_COUNT_OF(fills) && st == MP_OK && !missed; i++) {
+		struct overfill_job j = { l, fills[i].fill + fills[i].more, n / fills[i].fill };
+
+		if (fills[i].fill == 2 * k && !two_sets(l, n, k))
+			continue;
+		st = mp_overfill_assoc(&fills[i], k, still_miss, &j, &l->assoc, &missed);
+		if (st == MP_ENOMEM)         /* beyond the array: the next one */
+			st = MP_OK;
+	}
+	l->a->g = kept;
 	return st;
 }
 
@@ -231,8 +314,11 @@ enum mp_status amp_ways(struct amp_level *l, struct mp_tally *t)
 
 	*t = mp_tally_none();
 	st = find_ways(l, l->size, &ways, t);
-	t->value = ways ? (int64_t)ways : MP_NA;
-	return st;
+	l->ways = l->assoc = ways;
+	if (st == MP_OK && ways && ways < l->size / l->unit)
+		st = true_assoc(l, l->size, ways);
+	t->value = l->assoc ? (int64_t)l->assoc : MP_NA;
+	return st == MP_ENOMEM ? MP_OK : st;
 }
 
 /*

@@ -11,6 +11,9 @@
  * stride come in shuffled groups of max(s, 4096) bytes (a page for a TLB).
  * docs/algorithms.md, "Counter-based probes", PAPI.
  */
+#include "core/lib/bits.h"
+#include "core/measure/link.h"
+#include "core/measure/overfill.h"
 #include "core/probes/papi/papi.h"
 #include "core/seq/refstring.h"
 
@@ -173,6 +176,81 @@ static enum mp_status refine_ways(struct papi *p, struct papi_level *l, uint64_t
 	return st;
 }
 
+/* ---- one set, or several (docs/algorithms.md, "Counter-based probes", hashed sets) ---- */
+
+/* Elements of an overfill (static: core has no allocator). */
+#define OVERFILL_MAX 4096u
+
+static uint64_t offs[OVERFILL_MAX];
+
+struct overfill_job {
+	struct papi *p;
+	struct papi_level *l;
+	uint64_t c, gap;
+};
+
+/* c elements `gap` apart without elements [lo, hi), shuffled and primed: still missing? */
+static enum mp_status still_miss(void *job, uint64_t lo, uint64_t hi, bool *miss)
+{
+	struct overfill_job *j = job;
+	struct mp_linker link = mp_linker_data(j->p->c->p);
+	struct block_job b = { j->p, j->l->ev, MP_EV_COUNT, NULL, 0, 0 };
+	uint64_t n = 0, min = 0;
+	enum mp_status st;
+
+	*miss = false;
+	for (uint64_t i = 0; i < j->c && j->c <= OVERFILL_MAX; i++)
+		if (i < lo || i >= hi)
+			offs[n++] = i * j->gap;
+	mp_ref_shuffle_strideless(offs, n, &j->p->g);
+	if (!n || j->c * j->gap > j->p->mem.bytes ||
+	    mp_link(&link, j->p->mem.base, j->p->mem.bytes, offs, n, &b.start) != MP_OK)
+		return MP_ENOMEM;
+	b.steps = n;
+	st = mp_counter_flush(&j->p->k);
+	if (st == MP_OK) {
+		struct mp_run r = { .op = MP_OP_CHASE, .start = b.start, .steps = PRIME_PASSES * n,
+				    .region = "papi-block" };
+		st = mp_counter_touch(&j->p->k, &r, NULL);
+	}
+	if (st == MP_OK)
+		st = mp_counter_min(&j->p->k, count, &b, &min);
+	*miss = min > 0;
+	return st;
+}
+
+/*
+ * Case 3 began at a: are the a elements N/a apart one set of a ways, or
+ * the sets of several slices of a hashed index (mp_overfill_assoc)?  One
+ * element more, then, where the a were spread unevenly over the slices,
+ * the 2a elements N/2a apart and one more.  PAPI has no flushers: a level
+ * above that holds some elements hides them, and the associativity is not
+ * told.
+ */
+static enum mp_status true_assoc(struct papi *p, struct papi_level *l, uint64_t a)
+{
+	const struct mp_overfill fills[] = { { a, 1, true }, { 2 * a, 1, true } };
+	uint64_t n = 2 * l->size;
+	enum mp_status st = MP_OK;
+	bool missed = false;
+
+	l->ways = 0;
+	for (unsigned i = 0; i < MP_COUNT_OF(fills) && st == MP_OK && !missed; i++) {
+		struct overfill_job j = { p, l, fills[i].fill + fills[i].more, n / fills[i].fill };
+
+		if ((n / fills[i].fill) % l->unit)
+			continue;
+		st = mp_overfill_assoc(&fills[i], a, still_miss, &j, &l->ways, &missed);
+		if (st == MP_ENOMEM)         /* beyond the array or the table: the next one */
+			st = MP_OK;
+	}
+	l->seen = l->ways == a ? 0 : a;
+	if (!l->ways)
+		l->why = "one element more did not show case 3's set as one set, nor as slices "
+			 "of a hashed index: associativity not told";
+	return st;
+}
+
 /*
  * The first stride of case 3.  Its misses stop either because the N/s
  * elements fit the level's set, or because the level above holds them and
@@ -187,7 +265,8 @@ enum mp_status papi_ways(struct papi *p, struct papi_level *l)
 	double rate, above;
 	bool ended = false;
 
-	l->ways = 0;
+	l->ways = l->seen = 0;
+	l->why = "the level above held case 3's elements: no associativity";
 	if (!l->size || !l->unit || n > p->mem.bytes)
 		return MP_OK;
 	for (uint64_t s = 2 * l->unit; s <= n && st == MP_OK && !ended; s *= 2) {
@@ -198,6 +277,8 @@ enum mp_status papi_ways(struct papi *p, struct papi_level *l)
 	}
 	if (st == MP_OK && coarse)
 		st = refine_ways(p, l, coarse);
+	if (st == MP_OK && l->ways)
+		st = true_assoc(p, l, l->ways);
 	sure_once(&l->sure[2], l->ways ? (int64_t)l->ways : MP_NA);
 	return st == MP_ENOMEM ? MP_OK : st;
 }

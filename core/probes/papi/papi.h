@@ -22,8 +22,11 @@ struct papi_level {
 	uint64_t clean;        /* cacheSize: the largest footprint without misses */
 	uint64_t dirty;        /* and the smallest with; 0: none yet */
 	uint64_t size;         /* bytes (a TLB: entries x page) */
+	bool moved;            /* the edge moved with where the footprint starts: no size */
 	uint64_t unit;         /* line or page, from cacheBlock */
 	uint64_t ways;
+	const char *why;       /* why no ways were told (cacheBlock), or NULL */
+	uint64_t seen;         /* case 3's associativity, where it is no one set (else 0) */
 	struct mp_tally sure[3];   /* size, unit, ways: how sure */
 };
 

@@ -65,6 +65,18 @@ static void note(struct papi *p, const struct papi_level *l, const char *what)
 	mp_result_add_note(p->c->r, text);
 }
 
+/* Case 3's set that is several (docs/algorithms.md, "Counter-based probes", hashed sets). */
+static void tell_split(struct papi *p, const struct papi_level *l)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "case 3's set of %llu lines is %llu sets of %llu ways "
+		    "(slices of a hashed index, or sets its stride joined)",
+		    (unsigned long long)l->seen, (unsigned long long)(l->seen / l->ways),
+		    (unsigned long long)l->ways);
+	note(p, l, text);
+}
+
 /* The counted levels of one kind, into lv[]; how many. */
 static unsigned levels_of(const struct papi *p, bool tlb, struct papi_level *lv)
 {
@@ -171,8 +183,13 @@ static unsigned measure(void *probe, const struct mp_counter_pass *pass)
 		st = frames_agree(p, lv, n);
 	for (unsigned i = 0; i < n && st == MP_OK; i++) {
 		st = papi_ways(p, &lv[i]);
+		if (lv[i].moved)
+			note(p, &lv[i], "cacheSize's edge moved with where the footprint starts (a "
+					"hashed index filling its slices unevenly): capacity not told");
 		if (lv[i].size && !lv[i].ways)
-			note(p, &lv[i], "the level above held case 3's elements: no associativity");
+			note(p, &lv[i], lv[i].why);
+		if (lv[i].ways && lv[i].seen)
+			tell_split(p, &lv[i]);
 		record(p, &lv[i]);
 		done += lv[i].size != 0;
 	}
