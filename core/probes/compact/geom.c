@@ -280,10 +280,13 @@ static int block(struct mp_lower *lv, struct mp_geom *g)
  * (UNREPEATED).  Then A lines three ways apart fit: a plain index puts
  * them in one set as it does lines one way apart, but a hashed one spreads
  * lines of any other stride over its slices unevenly, so that some slice's
- * set overflows (HASHED; docs/algorithms.md, "Lower levels: compact sets").
+ * set overflows (HASHED), while lines four ways apart, as far spread, still
+ * fit: a spill at both strides comes of their span (the TLBs), not of a
+ * hash, and says nothing (docs/algorithms.md, "Lower levels: compact sets").
  */
 #define VERIFY_ROUNDS 2u
 #define HASH_STRIDE_WAYS 3u
+#define HASH_SPAN_WAYS 4u
 
 static int verify(struct mp_lower *lv, const struct mp_geom *g)
 {
@@ -301,10 +304,12 @@ static int verify(struct mp_lower *lv, const struct mp_geom *g)
 			return UNREPEATED;
 	}
 	for (unsigned k = 0; k < VERIFY_ROUNDS; k++) {
-		m = spills(lv, HASH_STRIDE_WAYS * g->way, g->ways);
-		if (m == -1)
+		int odd = spills(lv, HASH_STRIDE_WAYS * g->way, g->ways);
+		int even = odd == 1 ? spills(lv, HASH_SPAN_WAYS * g->way, g->ways) : 0;
+
+		if (odd == -1 || even == -1)
 			return -1;
-		if (m == 1)
+		if (odd == 1 && even == 0)
 			return HASHED;
 	}
 	return 1;
