@@ -9,21 +9,14 @@
 
 #include "sim/simint.h"
 #include "tests/check.h"
+#include "tests/sim/sim_build.h"
 
 #define BASE 0x40000000ull
 #define SPAN (64ull << 20)
 
 static struct mp_sim *build(const char *text)
 {
-	char err[256];
-	struct mp_sim *s = mp_sim_from_text(text, err, sizeof(err));
-
-	if (!s) {
-		CHECK(0, "model builds: %s", err);
-		return NULL;
-	}
-	mp_sim_map(s, BASE, SPAN, 0, false);
-	return s;
+	return sb_build(text, BASE, SPAN, 0, false);
 }
 
 /* One access (CHECK evaluates its arguments twice: never an access inside it). */

@@ -6,21 +6,14 @@
  */
 #include "sim/sim.h"
 #include "tests/check.h"
+#include "tests/sim/sim_build.h"
 
 #define BASE 0x40000000ull
 #define PAGE 4096ull
 
 static struct mp_sim *build(const char *text, uint64_t page)
 {
-	char err[256];
-	struct mp_sim *s = mp_sim_from_text(text, err, sizeof(err));
-
-	if (!s) {
-		CHECK(0, "model builds: %s", err);
-		return NULL;
-	}
-	mp_sim_map(s, BASE, 64ull << 20, page, false);
-	return s;
+	return sb_build(text, BASE, 64ull << 20, page, false);
 }
 
 static void expect_level(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind, int want,

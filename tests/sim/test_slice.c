@@ -12,6 +12,7 @@
 
 #include "sim/sim.h"
 #include "tests/check.h"
+#include "tests/sim/sim_build.h"
 
 /* Address bits 38 and up are in neither mask below: pa = BASE + offset hashes as offset. */
 #define BASE (1ull << 38)
@@ -21,15 +22,7 @@
 
 static struct mp_sim *build(const char *text)
 {
-	char err[256];
-	struct mp_sim *s = mp_sim_from_text(text, err, sizeof(err));
-
-	if (!s) {
-		CHECK(0, "model builds: %s", err);
-		return NULL;
-	}
-	CHECK(mp_sim_map(s, BASE, SPAN, 0, true) != 0, "the region maps");
-	return s;
+	return sb_build(text, BASE, SPAN, 0, true);
 }
 
 static void test_accepts(void)
