@@ -38,7 +38,7 @@ static void write_cache(struct jw *w, const struct mp_cache *c)
 	j_close(w, '}');
 }
 
-static void write_tlb(struct jw *w, const struct mp_tlb *t)
+void mp_json_tlb(struct jw *w, const struct mp_tlb *t, bool measured)
 {
 	j_open(w, NULL, '{');
 	j_int(w, "level", t->level);
@@ -46,8 +46,10 @@ static void write_tlb(struct jw *w, const struct mp_tlb *t)
 	j_int(w, "entries", t->entries);
 	j_int(w, "page_bytes", t->page_bytes);
 	j_int(w, "ways", t->ways);
-	j_double(w, "miss_penalty_cycles", t->miss_penalty_cycles);
-	j_name(w, "method", mp_method_name(t->method));
+	if (measured) {
+		j_double(w, "miss_penalty_cycles", t->miss_penalty_cycles);
+		j_name(w, "method", mp_method_name(t->method));
+	}
 	j_close(w, '}');
 }
 
@@ -63,7 +65,7 @@ static void write_tlbs(struct jw *w, const struct mp_tlb *t, int32_t n)
 {
 	j_open(w, "tlbs", '[');
 	for (int32_t i = 0; i < mp_count(n, MP_MAX_TLBS); i++)
-		write_tlb(w, &t[i]);
+		mp_json_tlb(w, &t[i], true);
 	j_close(w, ']');
 }
 

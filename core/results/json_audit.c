@@ -32,17 +32,6 @@ static void write_doc_cache(struct jw *w, const struct mp_doc_cache *c)
 	j_close(w, '}');
 }
 
-static void write_doc_tlb(struct jw *w, const struct mp_tlb *t)
-{
-	j_open(w, NULL, '{');
-	j_int(w, "level", t->level);
-	j_name(w, "type", mp_kind_name(t->type));
-	j_int(w, "entries", t->entries);
-	j_int(w, "page_bytes", t->page_bytes);
-	j_int(w, "ways", t->ways);
-	j_close(w, '}');
-}
-
 static void write_source(struct jw *w, const struct mp_source *s)
 {
 	j_open(w, NULL, '{');
@@ -55,7 +44,7 @@ static void write_source(struct jw *w, const struct mp_source *s)
 	j_close(w, ']');
 	j_open(w, "tlbs", '[');
 	for (int32_t i = 0; i < mp_count(s->ntlbs, MP_MAX_TLBS); i++)
-		write_doc_tlb(w, &s->tlbs[i]);
+		mp_json_tlb(w, &s->tlbs[i], false);
 	j_close(w, ']');
 	j_open(w, "package", '{');
 	j_int(w, "logical_cpus", s->logical_cpus);

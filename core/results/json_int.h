@@ -125,6 +125,8 @@ static inline void j_tristate(struct jw *w, const char *key, enum mp_tristate t)
 
 
 /* The members `sources` and `verdicts` (core/results/json_audit.c). */
+/* A TLB record: with its miss penalty and method where measured, without in a source. */
+void mp_json_tlb(struct jw *w, const struct mp_tlb *t, bool measured);
 void mp_write_json_audit(struct jw *w, const struct mp_result *r);
 
 #endif
