@@ -24,7 +24,7 @@
 
 #define REPEATS 20
 #define SIG 1024
-#define TIMING_PROBES "latency,l1,levels,compact,tlb,policy,icache,itlb,cpu"
+#define TIMING_PROBES "latency,l1,levels,compact,evset,tlb,policy,icache,itlb,cpu,cores,c2c"
 /* The instruction-side and CPU probes, whose share of the suite is printed apart. */
 static const char *const added[] = { "icache", "itlb", "cpu" };
 
@@ -36,11 +36,14 @@ static const struct {
 	{ "l1", "Cooper-Xu L1 test: about 0.5 s" },
 	{ "levels", "Cooper-Xu multi-level test: a few seconds" },
 	{ "compact", "X-Ray: not reported" },
+	{ "evset", "Vila et al.: reported per eviction set, not per level" },
 	{ "tlb", "Cooper-Xu TLB test: under 1 s" },
 	{ "policy", "AMP (all parameters, counters): 5 to 50 minutes" },
 	{ "icache", "AMP 3.7-3.9 (counters): part of the 5 to 50 minutes" },
 	{ "itlb", "AMP 3.10 (counters): part of the same" },
 	{ "cpu", "X-Ray CPU parameters: not reported" },
+	{ "cores", "X-Ray SMP/SMT tests: not reported" },
+	{ "c2c", "-" },
 };
 
 #define MAX_VALUES 128
