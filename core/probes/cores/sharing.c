@@ -327,18 +327,6 @@ static bool set_up(struct test *t, const struct mp_core_type *ty, const struct m
 	return true;
 }
 
-/* The level's documented size, 0 where nothing documents it. */
-static uint64_t documented_bytes(const struct mp_result *r, const struct mp_cache *k)
-{
-	for (int32_t i = 0; i < mp_count(r->documented.ncaches, MP_MAX_CACHES); i++) {
-		const struct mp_cache *d = &r->documented.caches[i];
-
-		if (d->level == k->level && d->type == k->type && d->size_bytes > 0)
-			return (uint64_t)d->size_bytes;
-	}
-	return 0;
-}
-
 /*
  * Why a level's sharing cannot be measured, or NULL.  Without its physical
  * size the footprints come from its effective size, and "not shared" means
@@ -349,7 +337,8 @@ static const char *unmeasurable(const struct mp_ctx *c, const struct mp_core_typ
 				const struct mp_cache *k)
 {
 	uint64_t size = (uint64_t)bytes_of(k), prev = (uint64_t)bytes_of(above(t, k->level));
-	uint64_t doc = documented_bytes(c->r, k);
+	const struct mp_cache *d = mp_result_documented_cache(c->r, k->level);
+	uint64_t doc = d && d->size_bytes > 0 ? (uint64_t)d->size_bytes : 0;
 
 	if (size == 0)
 		return "its size was not measured";
