@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 
 #include "tests/probes/counter_sim.h"
+#include "tests/probes/notes.h"
 
 /* L2 and L3 hit in the same time: timing sees L1, then one level of 4M. */
 static const char flat_l2[] =
@@ -34,14 +35,6 @@ static const struct mp_comparison *comparison(const struct mp_result *r, int32_t
 		    r->comparisons[i].param == p)
 			return &r->comparisons[i];
 	return NULL;
-}
-
-static int has_note(const struct mp_result *r, const char *part)
-{
-	for (int32_t i = 0; i < r->nnotes; i++)
-		if (strstr(r->notes[i], part))
-			return 1;
-	return 0;
 }
 
 static const char *message_of(const struct cs_run *s, const char *probe)
@@ -66,7 +59,7 @@ static void test_both(void)
 	      "both: L2 size disagrees, counters %lld = model %llu, timing %lld",
 	      c ? (long long)c->counters : -1LL, (unsigned long long)s.model.caches[2].size,
 	      c ? (long long)c->timing : -1LL);
-	CHECK(has_note(&s.r, "L2 unified size: timing"), "both: the disagreement is a note");
+	CHECK(ps_note(&s.r, "L2 unified size: timing"), "both: the disagreement is a note");
 	c = comparison(&s.r, 1, MP_PARAM_SIZE);
 	CHECK(c && c->agree == MP_YES, "both: L1 size agrees");
 	l2 = mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED);
@@ -171,14 +164,14 @@ static void test_insane(void)
 
 	if (!open_faulty(&s, TOO_MANY, MP_METHOD_COUNTERS))
 		return;
-	CHECK(has_note(&s.r, "L1D miss counter is unreliable (more misses than accesses)"),
+	CHECK(ps_note(&s.r, "L1D miss counter is unreliable (more misses than accesses)"),
 	      "too many misses: the L1D counter is distrusted");
 	CHECK(!counted_level(&s.r, 1) && counted_level(&s.r, 2),
 	      "too many misses: L1 left to timing, L2 still counted");
 	cs_close(&s);
 	if (!open_faulty(&s, NO_GROWTH, MP_METHOD_COUNTERS))
 		return;
-	CHECK(has_note(&s.r, "L2 miss counter is unreliable (its count does not grow"),
+	CHECK(ps_note(&s.r, "L2 miss counter is unreliable (its count does not grow"),
 	      "no growth: the L2 counter is distrusted");
 	CHECK(counted_level(&s.r, 1) && !counted_level(&s.r, 2), "no growth: L2 left to timing");
 	cs_close(&s);

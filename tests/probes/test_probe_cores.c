@@ -18,6 +18,7 @@
  * two CPUs share (a lower level is faster; no shared level is slowest).
  */
 #include "tests/probes/cores_fake.h"
+#include "tests/probes/notes.h"
 #include "tests/probes/probe_sim.h"
 #include "core/results/writers.h"
 
@@ -92,14 +93,6 @@ static const struct mp_probe *probe(const char *name)
 		if (strcmp(run.r.probes[i].name, name) == 0)
 			return &run.r.probes[i];
 	return NULL;
-}
-
-static int noted(const char *what)
-{
-	for (int32_t i = 0; i < run.r.nnotes; i++)
-		if (strstr(run.r.notes[i], what))
-			return 1;
-	return 0;
 }
 
 static const struct mp_cache *cache_of(const struct mp_core_type *t, int32_t level)
@@ -277,7 +270,7 @@ static void test_single(void)
 	CHECK(run.r.ncore_types == 1 && run.r.core_types[0].ncpus == 1 &&
 		      memcmp(run.r.core_types[0].cpus, boot, sizeof(boot)) == 0,
 	      "one CPU: one core type of CPU 0");
-	CHECK(noted("one logical CPU") && probe("cores")->status == MP_PROBE_UNSUPPORTED &&
+	CHECK(ps_note(&run.r, "one logical CPU") && probe("cores")->status == MP_PROBE_UNSUPPORTED &&
 		      probe("c2c")->status == MP_PROBE_UNSUPPORTED && run.r.core_to_core.npairs == 0,
 	      "one CPU: sharing and core to core not measured, and a note says why");
 	check_boot_top();
@@ -293,7 +286,7 @@ static void test_boot_only(void)
 	if (!run_suite("cores=boot 1x4x2", &m, "cores", "boot"))
 		return;
 	check_topology(1, 4, 8);
-	CHECK(fk.besides == 0 && fk.pingpongs == 0 && noted("cores = boot") &&
+	CHECK(fk.besides == 0 && fk.pingpongs == 0 && ps_note(&run.r, "cores = boot") &&
 		      run.r.caches[0].shared_by == MP_NA,
 	      "cores=boot: no run beside, no ping-pong, a note, shared_by not measured");
 	ps_close(&run);
@@ -523,7 +516,7 @@ static void test_undescribed(void)
 	if (!run_suite("undescribed 1x2x2", &m, NULL, NULL))
 		return;
 	check_topology(MP_NA, MP_NA, 4);
-	CHECK(noted("does not describe every logical CPU") && fk.besides == 0 &&
+	CHECK(ps_note(&run.r, "does not describe every logical CPU") && fk.besides == 0 &&
 		      probe("cores")->status == MP_PROBE_UNSUPPORTED && run.r.caches[0].shared_by == MP_NA,
 	      "undescribed: packages and cores not counted, sharing not measured, noted");
 	ps_close(&run);

@@ -10,6 +10,7 @@
  * exactly where the data L1 test is exact too.
  */
 #include "tests/probes/probe_sim.h"
+#include "tests/probes/notes.h"
 
 static const struct mp_sim_cache_model *l1i_of(const struct mp_sim_model *m)
 {
@@ -56,14 +57,6 @@ static void check_fetch(const struct ps_run *s, const struct mp_sim_cache_model 
 	      (int)s->r.nfetch);
 }
 
-static int has_note(const struct mp_result *r, const char *part)
-{
-	for (int32_t i = 0; i < r->nnotes; i++)
-		if (strstr(r->notes[i], part))
-			return 1;
-	return 0;
-}
-
 static void one(const char *path, int rough)
 {
 	const struct mp_sim_cache_model *mc;
@@ -74,7 +67,7 @@ static void one(const char *path, int rough)
 	mc = l1i_of(&s.model);
 	ps_probe(&s, "icache", mp_probe_icache);
 	if (!mc) {
-		CHECK(!recorded(&s.r) && has_note(&s.r, "no L1 instruction cache"),
+		CHECK(!recorded(&s.r) && ps_note(&s.r, "no L1 instruction cache"),
 		      "%s: no L1I in the model: none recorded, and said", s.name);
 	} else if (rough && (mc->replacement == MP_REPL_FIFO || mc->replacement == MP_REPL_RANDOM)) {
 		const struct mp_cache *got = recorded(&s.r);

@@ -17,6 +17,7 @@
  * it is lower.
  */
 #include "tests/probes/probe_sim.h"
+#include "tests/probes/notes.h"
 
 /* The tolerances the probe is held to. */
 #define LATENCY_TOL 0.10
@@ -41,14 +42,6 @@ static int coloured(const struct ps_run *s, const struct mp_sim_cache_model *mc)
 	       s->model.frames.refuse_contiguous && mc->physical && mc->size / mc->ways > page;
 }
 
-static int noted(const struct mp_result *r, const char *what)
-{
-	for (int32_t i = 0; i < r->nnotes; i++)
-		if (strstr(r->notes[i], what))
-			return 1;
-	return 0;
-}
-
 static void check_level(const struct ps_run *s, int32_t level, int rough)
 {
 	const struct mp_sim_cache_model *mc = ps_cache(&s->model, level);
@@ -68,7 +61,7 @@ static void check_level(const struct ps_run *s, int32_t level, int rough)
 	if (coloured(s, mc))
 		CHECK(got->effective_size_bytes <= doc->effective_size_bytes * (1 + CAPACITY_TOL) &&
 		      got->effective_size_bytes >= doc->effective_size_bytes / COLOURED_FLOOR &&
-		      noted(&s->r, "not physically contiguous"),
+		      ps_note(&s->r, "not physically contiguous"),
 		      "%s: L%d effective capacity %lld in [1/4, 1.1] x model %lld on scattered "
 		      "frames, noted",
 		      s->name, (int)level, (long long)got->effective_size_bytes,

@@ -10,6 +10,7 @@
  * sets no stride reaches: its replacement must be "not measured", noted.
  */
 #include "tests/probes/probe_sim.h"
+#include "tests/probes/notes.h"
 
 static void fill(struct ps_run *s)
 {
@@ -62,10 +63,7 @@ static bool noted(const struct mp_result *r, int32_t level)
 	char want[48];
 
 	snprintf(want, sizeof(want), "policy L%d: sets not reachable", (int)level);
-	for (int32_t i = 0; i < r->nnotes; i++)
-		if (strstr(r->notes[i], want))
-			return true;
-	return false;
+	return ps_note(r, want) != NULL;
 }
 
 static void one(const char *path, int rough)
