@@ -281,28 +281,35 @@ static int block(struct mp_lower *lv, struct mp_geom *g)
  * them in one set as it does lines one way apart, but a hashed one spreads
  * lines of any other stride over its slices unevenly, so that some slice's
  * set overflows (HASHED), while lines four ways apart, as far spread, still
- * fit: a spill at both strides comes of their span (the TLBs), not of a
- * hash, and says nothing (docs/algorithms.md, "Lower levels: compact sets").
+ * fit: a spill at both strides comes of their span, not of a hash, and says
+ * nothing (docs/algorithms.md, "Lower levels: compact sets").
  */
 #define VERIFY_ROUNDS 2u
 #define HASH_STRIDE_WAYS 3u
 #define HASH_SPAN_WAYS 4u
 
-static int verify(struct mp_lower *lv, const struct mp_geom *g)
+/* The geometry again at other places: 1, UNREPEATED, or -1 when a run failed. */
+static int repeated(struct mp_lower *lv, const struct mp_geom *g)
 {
 	static const struct { uint64_t div, mul, extra; int spill; } checks[] = {
 		{ 1, 1, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 0, 0 }, { 2, 2, 1, 1 },
 	};
-	int m;
 
 	for (unsigned k = 0; k < VERIFY_ROUNDS * 4; k++) {
-		m = spills(lv, g->way / checks[k % 4].div,
-			   g->ways * checks[k % 4].mul + checks[k % 4].extra);
+		int m = spills(lv, g->way / checks[k % 4].div,
+			       g->ways * checks[k % 4].mul + checks[k % 4].extra);
+
 		if (m == -1)
 			return -1;
 		if (m != -2 && m != checks[k % 4].spill)
 			return UNREPEATED;
 	}
+	return 1;
+}
+
+/* A lines three ways apart spill and four ways apart do not: 1 (hashed), 0, or -1. */
+static int hashed(struct mp_lower *lv, const struct mp_geom *g)
+{
 	for (unsigned k = 0; k < VERIFY_ROUNDS; k++) {
 		int odd = spills(lv, HASH_STRIDE_WAYS * g->way, g->ways);
 		int even = odd == 1 ? spills(lv, HASH_SPAN_WAYS * g->way, g->ways) : 0;
@@ -310,9 +317,19 @@ static int verify(struct mp_lower *lv, const struct mp_geom *g)
 		if (odd == -1 || even == -1)
 			return -1;
 		if (odd == 1 && even == 0)
-			return HASHED;
+			return 1;
 	}
-	return 1;
+	return 0;
+}
+
+static int verify(struct mp_lower *lv, const struct mp_geom *g)
+{
+	int st = repeated(lv, g);
+
+	if (st != 1)
+		return st;
+	st = hashed(lv, g);
+	return st < 0 ? -1 : st ? HASHED : 1;
 }
 
 /*
