@@ -74,6 +74,9 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
  */
 int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
+/* How many lines of the set it still evicts the victim without (each tested alone); -1 failed. */
+int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
+
 /*
  * Reduce a set that evicts the victim to a minimal one, in place; its
  * size in *n.  0 when done, 1 when the deadline passed first, -1 when a

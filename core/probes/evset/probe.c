@@ -243,20 +243,10 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
  * many classes whose extra lines are not needed: docs/algorithms.md,
  * "Eviction sets").  1 holds up, 0 not, -1 a run failed.
  */
-static int evicts_without(struct mp_evset *e, uint64_t x, uint64_t m, uint64_t j)
-{
-	static uint64_t less[UPPER_SET];
-	uint64_t n = 0;
-
-	for (uint64_t i = 0; i < m; i++)
-		if (i != j)
-			less[n++] = set[i];
-	return mp_evset_evicts(e, x, less, n);
-}
-
 static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
 {
-	unsigned all = 0, less = 0;
+	unsigned all = 0;
+	int less;
 
 	if (m > UPPER_SET || m < 1)
 		return 0;
@@ -267,13 +257,8 @@ static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
 			return -1;
 		all += (unsigned)a;
 	}
-	for (uint64_t j = 0; j < m; j++) {
-		int l = evicts_without(e, x, m, j);
-
-		if (l < 0)
-			return -1;
-		less += (unsigned)l;
-	}
+	if ((less = mp_evset_unneeded(e, x, set, m)) < 0)
+		return -1;
 	return 2 * all > EVSET_RECHECKS && less == 0;
 }
 

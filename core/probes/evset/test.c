@@ -188,17 +188,22 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 	return ev;
 }
 
+/* The set without its elements a .. b-1, into rest; how many are left. */
+static uint64_t without(const uint64_t *set, uint64_t n, uint64_t a, uint64_t b)
+{
+	mp_memcpy(rest, set, a * sizeof(*set));
+	mp_memcpy(rest + a, set + b, (n - b) * sizeof(*set));
+	return n - (b - a);
+}
+
 /* Drop one of g groups whose removal keeps the eviction: 1 dropped, 0 none, -1 failed. */
 static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n,
 		      uint64_t g)
 {
 	for (uint64_t j = 0; j < g && !mp_evset_late(e); j++) {
-		uint64_t a = j * *n / g, b = (j + 1) * *n / g, m = *n - (b - a);
-		int ev;
+		uint64_t m = without(set, *n, j * *n / g, (j + 1) * *n / g);
+		int ev = mp_evset_evicts(e, victim, rest, m);
 
-		mp_memcpy(rest, set, a * sizeof(*set));
-		mp_memcpy(rest + a, set + b, (*n - b) * sizeof(*set));
-		ev = mp_evset_evicts(e, victim, rest, m);
 		if (ev != 0) {
 			if (ev > 0) {
 				mp_memcpy(set, rest, m * sizeof(*set));
@@ -208,6 +213,20 @@ static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64
 		}
 	}
 	return 0;
+}
+
+int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
+{
+	int unneeded = 0;
+
+	for (uint64_t j = 0; j < n; j++) {
+		int ev = mp_evset_evicts(e, victim, rest, without(set, n, j, j + 1));
+
+		if (ev < 0)
+			return -1;
+		unneeded += ev;
+	}
+	return unneeded;
 }
 
 int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n)
