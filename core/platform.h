@@ -68,13 +68,18 @@ struct mp_mem_req {
 /*
  * What the platform gave.  `bytes` is req->bytes rounded up to whole pages
  * of `page_bytes`, on every platform: the rounded-up part is mapped too and
- * may be used.
+ * may be used.  `frame_bytes` is how far the memory is known to be
+ * physically contiguous from each frame_bytes boundary: the page itself
+ * natively, but only the base page in a virtual machine, whose host may
+ * back a guest's large page with small pages of its own (the guest cannot
+ * see that mapping); all of `bytes` when `contiguous`.
  */
 struct mp_mem {
 	uint8_t *base;         /* virtual address, aligned to req->align and to page_bytes */
 	uint64_t bytes;
 	uint64_t phys;         /* physical address of base, or MP_PHYS_UNKNOWN */
-	uint64_t page_bytes;   /* page size actually mapped */
+	uint64_t page_bytes;   /* page size actually mapped (what the TLBs see) */
+	uint64_t frame_bytes;  /* physically contiguous run, at most page_bytes (above) */
 	bool contiguous;       /* known to be physically contiguous */
 	void *handle;          /* platform-private */
 };

@@ -12,7 +12,7 @@
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
  *   neighbour entries= on= off= [every=]
- *   frames mode= [seed=] [contiguous=]
+ *   frames mode= [seed=] [contiguous=] [host=]
  *   pmu counters=
  *   isa vector=              op NAME [width=] latency= throughput=   (sim/model_ops.c)
  *
@@ -330,6 +330,7 @@ static const struct field frames_fields[] = {
 	MF("mode", F_ENUM, frames.mode, true, frames_words),
 	MF("seed", F_U64, frames.seed, false, NULL),
 	MF("contiguous", F_BOOL, frames.refuse_contiguous, false, refuse_words),
+	MF("host", F_SIZE, frames.host, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 

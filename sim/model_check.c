@@ -232,10 +232,27 @@ static int check_prefetch(const struct mp_sim_model *m, const char *file, char *
 		    m->prefetch.level, m->prefetch.level);
 }
 
+/* host= names the base page (the smallest any TLB maps, else 4K). */
+static int check_frames(const struct mp_sim_model *m, const char *file, char *err, size_t len)
+{
+	uint64_t base = 0;
+
+	for (int i = 0; i < m->ntlbs; i++)
+		base = !base || m->tlbs[i].page < base ? m->tlbs[i].page : base;
+	base = base ? base : 4096;
+	if (!m->frames.host || m->frames.host == base)
+		return 0;
+	return fail(err, len, file, 0, "frames host=%lluK: the host's frames are the base page "
+		    "(%lluK)", (unsigned long long)(m->frames.host >> 10),
+		    (unsigned long long)(base >> 10));
+}
+
 int mp_sim_model_check(const struct mp_sim_model *m, const char *file, char *err, size_t err_len)
 {
 	if (check_types(m, file, err, err_len) < 0 || check_caches(m, file, err, err_len) < 0 ||
 	    check_tlbs(m, file, err, err_len) < 0 || check_counts(m, file, err, err_len) < 0)
+		return -1;
+	if (check_frames(m, file, err, err_len) < 0)
 		return -1;
 	return check_prefetch(m, file, err, err_len);
 }

@@ -22,7 +22,7 @@ static void issue(struct mp_sim *s, struct sim_path *p, uint64_t va, uint64_t pa
 	uint64_t target = va + (uint64_t)delta;
 	int h;
 
-	if (!r || (target >> r->shift) != (va >> r->shift))
+	if (!r || (target >> r->fshift) != (va >> r->fshift))
 		return;
 	pa += (uint64_t)delta;
 	h = sim_lookup_from(s, p, p->pf, target, pa, false);

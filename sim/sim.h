@@ -147,6 +147,8 @@ struct mp_sim_model {
 		enum mp_sim_frames mode;
 		uint64_t seed;
 		bool refuse_contiguous; /* scattered: a request for contiguous memory is not granted */
+		uint64_t host;          /* scattered: frames of the base page inside larger pages
+					 * (a virtual machine's host), 0: a frame per page */
 	} frames;
 	uint32_t counters;           /* events one run counts together; 0: every one asked */
 	uint32_t vector_bits;        /* widest vector (`isa vector=`), 0: scalar only */
@@ -246,6 +248,9 @@ uint64_t mp_sim_map(struct mp_sim *s, uint64_t va, uint64_t bytes, uint64_t page
 		    bool contiguous);
 /* Is the mapping at va physically contiguous (identity-mapped, or one page)? */
 bool mp_sim_contiguous(struct mp_sim *s, uint64_t va);
+/* Bytes physically contiguous from each frame boundary of the mapping at va: its
+ * page, or the base page where the model's host (frames host=) backs it so. */
+uint64_t mp_sim_frame_bytes(struct mp_sim *s, uint64_t va);
 void mp_sim_unmap(struct mp_sim *s, uint64_t va);
 bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa);
 uint64_t mp_sim_base_page(const struct mp_sim *s);

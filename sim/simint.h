@@ -261,6 +261,7 @@ struct sim_region {
 	uint8_t *left[MP_SIM_MAX_CACHES]; /* causes: why each line last left each cache line */
 	uint32_t page;             /* index into mp_sim.page_bytes */
 	unsigned shift;
+	unsigned fshift;           /* of a frame: the page's, or the base page's (frames host=) */
 };
 
 struct sim_prefetcher {
@@ -338,7 +339,7 @@ static inline uint64_t sim_vm_pa(const struct sim_region *r, uint64_t va)
 
 	if (!r->frame)
 		return r->pa + off;
-	return r->frame[off >> r->shift] + (off & ((1ull << r->shift) - 1));
+	return r->frame[off >> r->fshift] + (off & ((1ull << r->fshift) - 1));
 }
 
 /* Is va mapped?  The last region used answers most of the time. */

@@ -13,7 +13,10 @@
  *               A mapping that asks for contiguous memory gets the identity
  *               map instead (host addresses lie far below the frames), as
  *               bare metal or Linux's 1G hugetlbfs pages would give it,
- *               unless the model says `contiguous=refused`.
+ *               unless the model says `contiguous=refused`.  With `host=`
+ *               (the base page) a larger page gets a frame per base page,
+ *               as a virtual machine's host backs a guest's 2M page with
+ *               4K pages of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,20 +96,30 @@ static bool identity(const struct mp_sim *s, bool contiguous)
 	       (contiguous && !s->model.frames.refuse_contiguous);
 }
 
+/* The page index of a scattered region's frames: its page's, or the host's base page. */
+static uint32_t frame_page(const struct mp_sim *s, const struct sim_region *r)
+{
+	return s->model.frames.host ? 0 : r->page;
+}
+
 static bool give_frames(struct mp_sim *s, struct sim_region *r, bool contiguous)
 {
-	uint64_t pages = r->bytes >> r->shift;
+	uint32_t fp = frame_page(s, r);
+	uint64_t pages;
 
+	r->fshift = r->shift;
 	if (identity(s, contiguous)) {
 		r->pa = r->va;
 		return true;
 	}
+	r->fshift = s->page_shift[fp];
+	pages = r->bytes >> r->fshift;
 	r->frame = malloc(pages * sizeof(*r->frame));
 	if (!r->frame)
 		return false;
 	for (uint64_t i = 0; i < pages; i++) {
-		r->frame[i] = next_frame(s, r->page);
-		if (sim_map_put(&s->frame_owner, r->frame[i], r->va + (i << r->shift)) < 0) {
+		r->frame[i] = next_frame(s, fp);
+		if (sim_map_put(&s->frame_owner, r->frame[i], r->va + (i << r->fshift)) < 0) {
 			while (i--)
 				sim_map_del(&s->frame_owner, r->frame[i]);
 			free(r->frame);
@@ -187,7 +200,7 @@ void mp_sim_unmap(struct mp_sim *s, uint64_t va)
 		if (!r->bytes || r->va != va)
 			continue;
 		shoot_down(s, r);
-		for (uint64_t p = 0; r->frame && p < r->bytes >> r->shift; p++)
+		for (uint64_t p = 0; r->frame && p < r->bytes >> r->fshift; p++)
 			sim_map_del(&s->frame_owner, r->frame[p]);
 		free(r->frame);
 		for (int c = 0; c < MP_SIM_MAX_CACHES; c++)
@@ -218,7 +231,14 @@ bool mp_sim_contiguous(struct mp_sim *s, uint64_t va)
 {
 	const struct sim_region *r = sim_vm_find(s, va);
 
-	return r && (!r->frame || r->bytes == 1ull << r->shift);
+	return r && (!r->frame || r->bytes == 1ull << r->fshift);
+}
+
+uint64_t mp_sim_frame_bytes(struct mp_sim *s, uint64_t va)
+{
+	const struct sim_region *r = sim_vm_find(s, va);
+
+	return r ? 1ull << r->fshift : 0;
 }
 
 bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa)

@@ -81,6 +81,13 @@ void mp_cpuid_cpu_doc(const struct mp_cpuid *c, struct mp_cpu_doc *d);
 bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c);
 
 /*
+ * Running under a hypervisor: CPUID.01H:ECX[bit 31], reserved as 0 on real
+ * processors and set by hypervisors (Intel SDM Vol. 2A, CPUID; the
+ * hypervisor CPUID interface that KVM, Hyper-V, Xen and VMware share).
+ */
+bool mp_cpuid_hypervisor(const struct mp_cpuid *c);
+
+/*
  * Every leaf that documents caches, TLBs or the package's topology, each as
  * its own source of result.audit (cpuid_sources.c, docs/cpu.md).
  */

@@ -44,6 +44,7 @@ struct efi_state {
 	uint64_t fw_t0;              /* when the firmware call inside a window began */
 	bool mask_off;               /* a window overran: no more masking */
 	bool code_refused;           /* code_build said why it cannot run code */
+	bool guest;                  /* under a hypervisor: "physical" is the guest's */
 	struct mp_efi_cpus cpus;
 };
 
@@ -115,7 +116,9 @@ static enum mp_status alloc_paged(struct efi_state *s, const struct mp_mem_req *
 	out->bytes = bytes;
 	out->phys = (uintptr_t)base; /* identity mapped */
 	out->page_bytes = s->mmu.ready ? page : mp_efi_mmu_page_of(base, bytes);
-	out->contiguous = true;      /* one block of the firmware's pages */
+	/* One block of the firmware's pages; in a virtual machine, of the guest's. */
+	out->frame_bytes = s->guest ? BASE_PAGE_BYTES : out->page_bytes;
+	out->contiguous = !s->guest;
 	return MP_OK;
 }
 
@@ -449,6 +452,10 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 		.out = { .log = fw_log, .progress = fw_progress, .sink = fw_sink, .ctx = s },
 	};
 	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+	s->guest = mp_cpuid_hypervisor(&c);
+	if (s->guest)
+		note(r, "uefi: memory", "a virtual machine: counted physically contiguous within "
+		     "base pages only (the host's mapping is not visible)");
 	clocks(&s->p, &c);
 	s->mask_limit = s->p.tick_hz / 1000000u * MASK_MAX_US;
 	guard_check(&s->p);

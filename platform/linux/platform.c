@@ -23,6 +23,7 @@ struct linux_state {
 	struct mp_x86_pmc pmc;
 	struct mp_x86_isa isa;
 	struct mp_linux_cpus cpus;
+	bool guest;                 /* under a hypervisor: physical addresses are the guest's */
 };
 
 static struct linux_state *me(struct mp_platform *p)
@@ -134,7 +135,10 @@ static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req
 	if (req->page >= MP_PAGE_2M && out->page_bytes < MP_PAGE_BYTES_2M &&
 	    phys_contiguous(out->base, MP_PAGE_BYTES_2M, p->page_bytes))
 		out->page_bytes = MP_PAGE_BYTES_2M;
-	out->contiguous = phys_contiguous(out->base, out->bytes, out->page_bytes);
+	/* A guest's frames are contiguous in its own physical memory only. */
+	out->frame_bytes = me(p)->guest ? p->page_bytes : out->page_bytes;
+	out->contiguous = !me(p)->guest &&
+			  phys_contiguous(out->base, out->bytes, out->page_bytes);
 	return MP_OK;
 }
 
@@ -266,6 +270,10 @@ struct mp_platform *mp_linux_open(const struct mp_output *out)
 		.tick_hz = calibrate_tsc(),
 	};
 	mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+	s->guest = mp_cpuid_hypervisor(&c);
+	if (s->guest)
+		mp_log(&s->p, MP_LOG_INFO, "a virtual machine: memory is counted physically "
+		       "contiguous within base pages only (the host's mapping is not visible)");
 	mp_x86_isa_read(&c, mp_x86_isa_xcr0(&c), &s->isa);
 	s->p.core_hz = mp_x86_core_hz(s->p.tick_hz);
 	mp_linux_perf_open(&s->pmc, why, sizeof(why));

@@ -84,6 +84,7 @@ static enum mp_status sp_mem_alloc(struct mp_platform *p, const struct mp_mem_re
 	out->bytes = m.bytes;
 	mp_sim_translate(s, (uint64_t)(uintptr_t)base, &out->phys);
 	out->page_bytes = page;
+	out->frame_bytes = mp_sim_frame_bytes(s, (uint64_t)(uintptr_t)base);
 	out->contiguous = mp_sim_contiguous(s, (uint64_t)(uintptr_t)base);
 	return MP_OK;
 }

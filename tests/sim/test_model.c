@@ -277,6 +277,9 @@ static const struct {
 	{ "pmu\n", "test.model:1: pmu: missing counters=" },
 	{ "frames mode=shuffled\n",
 	  "test.model:1: frames: bad mode 'shuffled' (want one of contiguous, scattered)" },
+	{ "memory latency=9\ntlb DTLB1 entries=64 ways=4 page=4K level=1 latency=7\n"
+	  "frames mode=scattered host=2M\n",
+	  "test.model: frames host=2048K: the host's frames are the base page (4K)" },
 	{ "clock freq=fast\n",
 	  "test.model:1: clock: bad freq 'fast' (want a frequency such as 2400M or 3.2G)" },
 	{ "cache L1D=32K\n", "test.model:1: cache needs a name before its key=value pairs" },

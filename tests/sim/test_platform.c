@@ -130,6 +130,42 @@ static void test_contiguous_request(void)
 	}
 }
 
+/*
+ * A virtual machine's host (frames host=4K): a 2M page of the guest is
+ * mapped as one (page_bytes) but backed by 4K frames scattered apart, and
+ * the platform says so (frame_bytes); lines 4K apart in it are not 4K apart
+ * physically.
+ */
+static void test_host_frames(void)
+{
+	static const char *const host[] = { "", " host=4K" };
+
+	for (int h = 0; h < 2; h++) {
+		char text[256];
+		struct mp_platform *p;
+		struct mp_mem m;
+		uint64_t pa0 = 0, pa1 = 0;
+		enum mp_status st;
+
+		snprintf(text, sizeof(text), "cache L1D size=4K line=64 ways=4 latency=1\n"
+			 "memory latency=9\ntlb DTLB1 entries=64 ways=4 page=4K level=1 latency=7\n"
+			 "tlb DTLB2M entries=32 ways=4 page=2M level=1 latency=7\n"
+			 "frames mode=scattered seed=1%s\n", host[h]);
+		p = platform(text, false);
+		st = alloc(p, 4 << 20, MP_PAGE_2M, &m);
+		mp_sim_translate(mp_sim_of(p), (uint64_t)(uintptr_t)m.base, &pa0);
+		mp_sim_translate(mp_sim_of(p), (uint64_t)(uintptr_t)m.base + 4096, &pa1);
+		CHECK(st == MP_OK && m.page_bytes == (2 << 20) && !m.contiguous,
+		      "host%s: two 2M pages, not contiguous", host[h]);
+		CHECK(m.frame_bytes == (h ? 4096u : 2u << 20), "host%s: frame bytes %llu", host[h],
+		      (unsigned long long)m.frame_bytes);
+		CHECK((pa1 - pa0 == 4096) == !h, "host%s: 4K apart physically: %d", host[h],
+		      pa1 - pa0 == 4096);
+		p->ops->mem_free(p, &m);
+		mp_sim_close(p);
+	}
+}
+
 /* 64 lines in one page: the first pass misses each line, later passes hit. */
 static void test_chase(void)
 {
@@ -313,6 +349,7 @@ int main(void)
 {
 	test_fields_and_memory();
 	test_contiguous_request();
+	test_host_frames();
 	test_chase();
 	test_counters();
 	test_sweeps_and_code();

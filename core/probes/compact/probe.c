@@ -304,7 +304,7 @@ static int inclusion(struct mp_ctx *c, struct mp_lower *lv, struct above *up, in
 static int measure_level(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t i,
 			 double l1, const char **why)
 {
-	struct mp_lower lv = { .limit = m->contiguous ? m->bytes / 2 : 2 * m->page_bytes };
+	struct mp_lower lv = { .limit = m->contiguous ? m->bytes / 2 : 2 * m->frame_bytes };
 	struct mp_geom *g = &up->g[i];
 	int st;
 
@@ -390,9 +390,9 @@ static void note_pages(struct mp_ctx *c, const struct mp_mem *m)
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));
-	mp_buf_puts(&b, "compact: memory is not physically contiguous; strides stay within one ");
-	mp_buf_size(&b, m->page_bytes);
-	mp_buf_puts(&b, " page, so only levels whose way is at most a page are measured");
+	mp_buf_puts(&b, "compact: memory is not known to be physically contiguous; strides stay within one ");
+	mp_buf_size(&b, m->frame_bytes);
+	mp_buf_puts(&b, " frame, so only levels whose way is at most that are measured");
 	mp_result_add_note(c->r, text);
 }
 

@@ -141,7 +141,7 @@ static void note_scattered(struct mp_ctx *c, uint64_t page)
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));
-	mp_buf_puts(&b, "levels: memory not physically contiguous (pages of ");
+	mp_buf_puts(&b, "levels: memory not physically contiguous (frames of ");
 	mp_buf_size(&b, page);
 	mp_buf_puts(&b, "): a level indexed by more physical bits loses lines to page colours");
 	mp_result_add_note(c->r, text);
@@ -296,8 +296,8 @@ void mp_probe_levels(struct mp_ctx *c)
 	if (!measure_curve(c, &k, &m))
 		return;
 	record_curve(c, &k);
-	if (!m.contiguous && widest_way(c->r) > m.page_bytes)
-		note_scattered(c, m.page_bytes);
+	if (!m.contiguous && widest_way(c->r) > m.frame_bytes)
+		note_scattered(c, m.frame_bytes);
 	analyse(c, &m, &k);
 	c->p->ops->mem_free(c->p, &m);
 }

@@ -192,7 +192,7 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 		return;
 	}
 	rec->replacement = mp_policy_replacement(p, lv, i);
-	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
+	if (lv[i].way_bytes > p->m->frame_bytes && !p->m->contiguous)
 		note_level(p->c, lv[i].level, "sets not reachable one by one (frames not "
 					      "contiguous over a way): only random or not");
 	else if (i > 0 && lv[i].way_bytes <= lv[i - 1].way_bytes)

@@ -458,7 +458,7 @@ enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_le
 {
 	static struct repl r;
 
-	if (lv[i].way_bytes > p->m->page_bytes && !p->m->contiguous)
+	if (lv[i].way_bytes > p->m->frame_bytes && !p->m->contiguous)
 		return repeatable(p, lv, i);
 	if (!setup(&r, p, lv, i))
 		return lv[i].ways < 2 ? MP_REPL_UNKNOWN : repeatable(p, lv, i);
