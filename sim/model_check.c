@@ -232,14 +232,19 @@ static int check_prefetch(const struct mp_sim_model *m, const char *file, char *
 		    m->prefetch.level, m->prefetch.level);
 }
 
-/* host= names the base page (the smallest any TLB maps, else 4K). */
-static int check_frames(const struct mp_sim_model *m, const char *file, char *err, size_t len)
+uint64_t mp_sim_model_base_page(const struct mp_sim_model *m)
 {
 	uint64_t base = 0;
 
 	for (int i = 0; i < m->ntlbs; i++)
 		base = !base || m->tlbs[i].page < base ? m->tlbs[i].page : base;
-	base = base ? base : 4096;
+	return base ? base : 4096;
+}
+
+static int check_frames(const struct mp_sim_model *m, const char *file, char *err, size_t len)
+{
+	uint64_t base = mp_sim_model_base_page(m);
+
 	if (!m->frames.host || m->frames.host == base)
 		return 0;
 	return fail(err, len, file, 0, "frames host=%lluK: the host's frames are the base page "

@@ -251,6 +251,8 @@ bool mp_sim_contiguous(struct mp_sim *s, uint64_t va);
 /* Bytes physically contiguous from each frame boundary of the mapping at va: its
  * page, or the base page where the model's host (frames host=) backs it so. */
 uint64_t mp_sim_frame_bytes(struct mp_sim *s, uint64_t va);
+/* The model's base page: the smallest page any TLB maps, else 4K (frames host= must be it). */
+uint64_t mp_sim_model_base_page(const struct mp_sim_model *m);
 void mp_sim_unmap(struct mp_sim *s, uint64_t va);
 bool mp_sim_translate(struct mp_sim *s, uint64_t va, uint64_t *pa);
 uint64_t mp_sim_base_page(const struct mp_sim *s);

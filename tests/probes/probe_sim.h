@@ -130,7 +130,7 @@ static inline int ps_platform(const struct mp_sim_model *m, const char *name,
 
 static const char *const variant_names[] = {
 	[PS_EXACT] = "", [PS_ROUGH] = " (rough)",
-	[PS_REFUSED] = " (rough, no contiguous memory)", [PS_NEIGHBOUR] = " (neighbour)",
+	[PS_REFUSED] = " (rough, a virtual machine's frames)", [PS_NEIGHBOUR] = " (neighbour)",
 };
 
 /* Make s->model (loaded) the variant `rough` and open the platform on it. */
@@ -149,7 +149,10 @@ static inline int ps_variant(struct ps_run *s, int rough)
 		m->noise.tlb_entries = PS_NOISE_ENTRIES;
 		m->noise.seed = PS_NOISE_SEED;
 		m->frames.mode = MP_SIM_FRAMES_SCATTERED;
+		/* Without contiguous memory: a virtual machine, whose host backs even
+		 * the guest's large pages with base pages scattered apart. */
 		m->frames.refuse_contiguous = rough == PS_REFUSED;
+		m->frames.host = rough == PS_REFUSED ? mp_sim_model_base_page(m) : 0;
 	}
 	mp_sim_model_type(m, 0, &s->model);
 	snprintf(s->name, sizeof(s->name), "%s%s", m->name, variant_names[rough]);

@@ -22,8 +22,11 @@
  * whose file name contains it.
  *
  * Rough copy (noise, scattered frames, contiguous memory granted where
- * asked): every value recorded must be right, and a value not measured
- * must have its reason in the probe's message.  On both copies, no level
+ * asked), and a virtual machine's copy (the same, contiguous memory
+ * refused, large pages backed by scattered base pages: a level whose way
+ * is larger than a base page cannot be measured by compact sets): every
+ * value recorded must be right, and a value not measured must have its
+ * reason in the probe's message.  On both copies, no level
  * beyond the model's last data or unified level.  An argument restricts
  * the run to the models whose path contains it.
  */
@@ -169,5 +172,5 @@ static void run(const char *path, int rough)
 
 int main(int argc, char **argv)
 {
-	return ps_each_model(argc > 1 ? argv[1] : NULL, run, PS_UPTO(PS_ROUGH));
+	return ps_each_model(argc > 1 ? argv[1] : NULL, run, PS_UPTO(PS_REFUSED));
 }

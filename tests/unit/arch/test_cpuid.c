@@ -363,6 +363,18 @@ static void test_1g_pages(void)
 	CHECK(!mp_cpuid_has_1g_pages(&cb), "1G pages: core 2 has none (EDX 20000000H)");
 }
 
+/* A hypervisor: leaf 1 ECX bit 31 (the recorded KVM guest's FFFA3203H, a Zen 4's 7EF8320BH). */
+static void test_hypervisor(void)
+{
+	struct cpu_rec a = CPU_REC("vm", rec_vm), b = CPU_REC("zen4", rec_zen4);
+	struct mp_cpuid ca, cb;
+
+	mp_cpuid_open(&ca, rec_cpuid, &a);
+	mp_cpuid_open(&cb, rec_cpuid, &b);
+	CHECK(mp_cpuid_hypervisor(&ca), "hypervisor: the KVM guest's record says so");
+	CHECK(!mp_cpuid_hypervisor(&cb), "hypervisor: the Zen 4 record runs natively");
+}
+
 int main(void)
 {
 	struct cpu_rec cpus[] = {
@@ -379,5 +391,6 @@ int main(void)
 	test_fully_associative_cache();
 	test_reader();
 	test_1g_pages();
+	test_hypervisor();
 	return check_done();
 }
