@@ -66,9 +66,13 @@ int sim_cpu_build(struct sim_cpu *c)
 		struct sim_tlb *t = c->tlb[i];
 		unsigned shift = (unsigned)__builtin_ctzll(t->m.page);
 
-		if (!t->a.key && sim_sets_init(&t->a, t->m.entries, t->m.ways, shift,
-					       t->m.replacement, t->m.seed, true) < 0)
+		if (t->a.key)
+			continue;
+		if (sim_sets_init(&t->a, t->m.entries, t->m.ways, shift, t->m.replacement,
+				  t->m.seed, true) < 0)
 			return -1;
+		if (t->m.hashed)
+			sim_tlb_hash_init(t);
 	}
 	c->built = true;
 	return 0;

@@ -83,6 +83,7 @@ static const struct word frames_words[] = { { "contiguous", MP_SIM_FRAMES_CONTIG
 					    { "scattered", MP_SIM_FRAMES_SCATTERED },
 					    { NULL, 0 } };
 static const struct word refuse_words[] = { { "granted", 0 }, { "refused", 1 }, { NULL, 0 } };
+static const struct word tlb_index_words[] = { { "plain", 0 }, { "hash", 1 }, { NULL, 0 } };
 
 enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL, F_HASH,
 	     F_NAME, F_COUNT, F_SHARED };
@@ -291,6 +292,7 @@ static const struct field tlb_fields[] = {
 	TF("type", F_ENUM, type, false, kind_words),
 	TF("replacement", F_ENUM, replacement, false, repl_words),
 	TF("seed", F_U64, seed, false, NULL),
+	TF("index", F_BOOL, hashed, false, tlb_index_words),
 	TF("cpu", F_NAME, cpu, false, NULL),
 	TF("shared", F_SHARED, shared, false, NULL),
 	{ NULL, 0, 0, false, NULL },

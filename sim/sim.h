@@ -78,6 +78,7 @@ struct mp_sim_tlb_model {
 	uint64_t entries;
 	uint64_t ways;               /* entries when fully associative */
 	uint64_t page;               /* bytes mapped by one entry */
+	bool hashed;                 /* index=hash: the set a balanced random function of the page */
 	uint32_t latency;            /* cycles a miss here adds */
 	enum mp_replacement replacement;
 	uint64_t seed;

@@ -202,6 +202,9 @@ static inline void sim_sets_touch(struct sim_sets *a, uint64_t first, uint64_t e
 	}
 }
 
+struct sim_tlb;
+/* A hashed TLB (index=hash): every set a slice of one set, by the balanced random hash. */
+void sim_tlb_hash_init(struct sim_tlb *t);
 /* Give a's sets (slices * sets per slice of them) c's hashed index, kept in h. */
 void sim_slice_init(struct sim_slice *h, struct sim_sets *a, const struct mp_sim_cache_model *c);
 
@@ -228,6 +231,7 @@ struct sim_cache {
 struct sim_tlb {
 	struct sim_sets a;
 	struct mp_sim_tlb_model m;
+	struct sim_slice slice;    /* index=hash: a.slice points here */
 };
 
 /* The TLB structures one kind of access looks up for one page size. */

@@ -200,6 +200,22 @@ void sim_slice_init(struct sim_slice *h, struct sim_sets *a, const struct mp_sim
 	a->pow2 = false;
 }
 
+/*
+ * A TLB whose set is hashed from the page number (as second-level TLBs
+ * may be): its sets are the slices, one set each, of the balanced random
+ * function, so that every aligned run of as many pages as sets fills each
+ * set once and no power-of-two stride gathers pages in fewer sets; pages
+ * at random places fall unevenly.
+ */
+void sim_tlb_hash_init(struct sim_tlb *t)
+{
+	struct mp_sim_cache_model one_set_slices = {
+		.slices = (uint32_t)t->a.nsets, .hash = MP_SIM_HASH_RANDOM, .seed = t->m.seed,
+	};
+
+	sim_slice_init(&t->slice, &t->a, &one_set_slices);
+}
+
 uint64_t sim_slice_set(const struct sim_slice *h, uint64_t line)
 {
 	return h->slice_of(h, line) << h->set_bits | (line & h->set_mask);

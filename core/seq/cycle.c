@@ -173,9 +173,15 @@ uint64_t mp_ref_pages_count(const struct mp_ref_pages *s)
 	return s->groups * s->per_group * s->per_page;
 }
 
+static uint64_t pages_places(const struct mp_ref_pages *s)
+{
+	return s->slots ? s->slots : s->groups;
+}
+
 uint64_t mp_ref_pages_span(const struct mp_ref_pages *s)
 {
-	return (s->groups - 1) * s->group_stride + (s->per_group - 1) * s->page_stride + s->page;
+	return (pages_places(s) - 1) * s->group_stride + (s->per_group - 1) * s->page_stride +
+	       s->page;
 }
 
 /* A keyed hash (splitmix64's finaliser). */
@@ -186,27 +192,36 @@ static uint64_t mix(uint64_t x, uint64_t key)
 	return mp_rng_next(&g);
 }
 
-static uint64_t pages_offset(const struct mp_ref_pages *s, const struct perm *cols, uint64_t e)
-{
-	uint64_t q = e / s->per_page, lines = pages_lines(s);
-	uint64_t page = q / s->per_group * s->group_stride + q % s->per_group * s->page_stride;
-	uint64_t turn = mix(e / lines, cols->add[0]) % lines;
+/* The permutations a string draws: line columns, page order, and the groups' places. */
+struct pages_perms {
+	struct perm cols, order, places;
+};
 
-	return page + perm_at(cols, (e + turn) % lines) * s->line;
+static uint64_t pages_offset(const struct mp_ref_pages *s, const struct pages_perms *pp,
+			     uint64_t e)
+{
+	uint64_t q = e / s->per_page, lines = pages_lines(s), group = q / s->per_group;
+	uint64_t place = s->slots ? perm_at(&pp->places, group) : group;
+	uint64_t page = place * s->group_stride + q % s->per_group * s->page_stride;
+	uint64_t turn = mix(e / lines, pp->cols.add[0]) % lines;
+
+	return page + perm_at(&pp->cols, (e + turn) % lines) * s->line;
 }
 
 void mp_ref_pages_put(struct mp_ref_out *o, const struct mp_ref_pages *s, struct mp_rng *g)
 {
 	uint64_t pages = s->groups * s->per_group;
-	struct perm cols, order;
+	struct pages_perms pp;
 
-	perm_init(&cols, pages_lines(s), g);
-	perm_init(&order, pages, g);
+	perm_init(&pp.cols, pages_lines(s), g);
+	perm_init(&pp.order, pages, g);
+	if (s->slots)
+		perm_init(&pp.places, s->slots, g);
 	for (uint64_t round = 0; round < s->per_page; round++) {
 		for (uint64_t i = 0; i < pages; i++) {
-			uint64_t e = perm_at(&order, i) * s->per_page + round;
+			uint64_t e = perm_at(&pp.order, i) * s->per_page + round;
 
-			mp_ref_put(o, pages_offset(s, &cols, e));
+			mp_ref_put(o, pages_offset(s, &pp, e));
 		}
 	}
 }

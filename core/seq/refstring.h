@@ -97,6 +97,11 @@ void mp_ref_ck_put(struct mp_ref_out *o, uint64_t bytes, uint64_t row, uint64_t 
  *   X-Ray <S, n> (4.6):       groups = n, group_stride = S, per_group = 1,
  *                             per_page = 1.
  *   X-Ray <S, n, S_old, r>:   per_group = r, page_stride = S_old (4.5.1).
+ *   Groups at random places:  slots = P (> groups): each group takes its own
+ *                             of P places group_stride apart, drawn at
+ *                             random (what a set index hashed over the page
+ *                             number overflows and a fully associative
+ *                             level does not).
  * group_stride >= per_group * page_stride, per_page <= page / line.
  */
 struct mp_ref_pages {
@@ -107,6 +112,7 @@ struct mp_ref_pages {
 	uint64_t per_group;
 	uint64_t page_stride;
 	uint64_t per_page;
+	uint64_t slots;        /* 0: group q at q * group_stride; else a random place of these */
 };
 
 /* Bytes from base the string touches (the memory it needs). */

@@ -80,6 +80,53 @@ static uint64_t largest_compact(struct tlb_ctx *t, const struct tlb_level *lv, i
 	return lo;
 }
 
+/*
+ * Every power-of-two stride fitting says fully associative to X-Ray, but a
+ * set index hashed over the page number spreads every stride evenly too.
+ * Pages at random places tell the two apart: as many as the entries (in
+ * groups, below the first level) at random places among SCATTER_POOL times
+ * as many (or as the memory holds) fit a fully associative level as well
+ * as consecutive ones do,
+ * while a hashed one gets more than its ways in about two sets of five (a
+ * binomial count around the ways), and a set cycled through more pages
+ * than its ways misses on every one of them: some 40% of the accesses.
+ * 1 fits, 0 does not, -1 not timed (or no room for the places).
+ */
+#define SCATTER_POOL 8u
+
+static int scattered_fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i)
+{
+	uint64_t n = lv[i].entries, r = pages_per_group(lv, i, n);
+	struct mp_ref_pages ref = set_of(t, r * t->page, n, r), test = ref;
+	uint64_t room = t->m->bytes / (r * t->page);
+	double tt, tr;
+
+	test.slots = room < SCATTER_POOL * n ? room : SCATTER_POOL * n;
+	if (test.slots <= n || mp_tlb_time(t, &test, &tt) != MP_OK ||
+	    mp_tlb_time(t, &ref, &tr) != MP_OK)
+		return -1;
+	return tt <= tr + MP_TLB_COMPACT_FRAC * (lv[i].above - lv[i].below);
+}
+
+static void fully_associative(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+{
+	static const char *const why[] = {
+		"pages at random places could not be timed",
+		"every power-of-two stride fits, but pages at random places do not: the set "
+		"index is hashed over the page number (sets and ways not measured; the entries are "
+		"the sweep's edge, to a few percent)",
+	};
+	char text[MP_TEXT_LEN];
+	int f = scattered_fits(t, lv, i);
+
+	if (f == 1) {
+		lv[i].ways = lv[i].entries;
+		return;
+	}
+	mp_snprintf(text, sizeof(text), "L%d: %s", (int)(i + 1), why[f == 0]);
+	mp_tlb_note(t, text);
+}
+
 static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 {
 	uint64_t e = lv[i].entries;
@@ -93,10 +140,8 @@ static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 			return;
 		if (!ok)
 			continue;
-		if (sets == 1) {
-			lv[i].ways = e;
-			return;
-		}
+		if (sets == 1)
+			return fully_associative(t, lv, i);
 		a = largest_compact(t, lv, i, t->page * sets, 2 * e / sets + 1);
 		if (a && (a * sets) * 10 >= e * 9 && (a * sets) * 9 <= e * 10) {
 			lv[i].ways = a;

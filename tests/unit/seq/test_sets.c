@@ -125,6 +125,44 @@ static void test_decomposed(void)
 	free(mem);
 }
 
+/*
+ * Groups at random places: 40 groups of 2 pages among 400 places 4 pages
+ * apart, each group whole at its own place, and the places not the first
+ * 40 in order (a hashed index must see them scattered).
+ */
+static void test_random_places(void)
+{
+	struct mp_ref_pages s = {
+		.page = PAGE, .line = LINE, .groups = 40, .group_stride = 4 * PAGE,
+		.per_group = 2, .page_stride = PAGE, .per_page = 1, .slots = 400,
+	};
+	uint8_t *mem = aligned_alloc(PAGE, mp_ref_pages_span(&s));
+	uint8_t seen[400][2] = { { 0 } };
+	uint64_t *e, bad = 0, beyond = 0, whole = 0;
+	struct mp_rng g;
+
+	CHECK_EQ_INT(mp_ref_pages_span(&s), 399 * 4 * PAGE + 2 * PAGE, "random places: span");
+	mp_rng_seed(&g, 5);
+	e = mp_ref_pages(mem, &s, &g);
+	CHECK_EQ_INT(cycle_length(e, 1000), 80, "random places: cycle length");
+	for (int i = 0; i < 80; i++) {
+		uint64_t page = (uint64_t)((uint8_t *)e - mem) / PAGE;
+
+		bad += page % 4 >= 2;
+		seen[page / 4][page % 4 & 1]++;
+		e = (uint64_t *)(uintptr_t)*e;
+	}
+	for (int p = 0; p < 400; p++) {
+		whole += seen[p][0] == 1 && seen[p][1] == 1;
+		beyond += p >= 40 && seen[p][0];
+	}
+	CHECK_EQ_INT(bad, 0, "random places: pages at place * S + m * S_old");
+	CHECK_EQ_INT(whole, 40, "random places: 40 places, each with its group whole");
+	CHECK(beyond >= 30, "random places: %llu of 40 groups beyond the first 40 places",
+	      (unsigned long long)beyond);
+	free(mem);
+}
+
 int main(void)
 {
 	test_ck();
@@ -132,5 +170,6 @@ int main(void)
 	test_tnk(3, 100);
 	test_tnk(4, 16);
 	test_decomposed();
+	test_random_places();
 	return check_done();
 }
