@@ -79,8 +79,10 @@ static void one(const char *path, int rough)
  * one's, so its ways must not be given (the note says why), and its
  * entries are the sweep's edge only (no sets and ways to round it to),
  * where a run of consecutive pages not aligned to the hash's balanced
- * blocks overflows a few sets early: within 3%.  The fully associative
- * first level keeps its ways.
+ * blocks (one page per set each) overflows early: the two partial blocks
+ * at its ends share up to a quarter of the sets, a page in 4A of E, 2%
+ * here, and the sweep's resolution adds to it: within 5%.  The fully
+ * associative first level keeps its ways.
  */
 static const char hashed_model[] =
 	"cache L1D size=32K line=64 ways=8 latency=4\n"
@@ -101,7 +103,7 @@ static void hashed_stlb(void)
 	l2 = measured(&s.r, 2, 4096);
 	CHECK(l1 && l1->entries == 64 && l1->ways == 64, "hashed-stlb: DTLB1 64 entries, "
 	      "fully associative (%lld)", l1 ? (long long)l1->ways : -1ll);
-	CHECK(l2 && l2->entries * 100 >= 1536 * 97 && l2->entries * 100 <= 1536 * 103 &&
+	CHECK(l2 && l2->entries * 100 >= 1536 * 95 && l2->entries * 100 <= 1536 * 105 &&
 	      l2->ways == MP_NA, "hashed-stlb: STLB 1536 entries (%lld), ways not measured",
 	      l2 ? (long long)l2->entries : -1ll);
 	CHECK(ps_note(&s.r, "index is hashed over the page number") != NULL,

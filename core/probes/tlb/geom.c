@@ -90,9 +90,14 @@ static uint64_t largest_compact(struct tlb_ctx *t, const struct tlb_level *lv, i
  * while a hashed one gets more than its ways in about two sets of five (a
  * binomial count around the ways), and a set cycled through more pages
  * than its ways misses on every one of them: some 40% of the accesses.
+ * Between that and none, an eighth of the miss penalty leaves room for
+ * noise either side, where the reference itself may sit at the level's
+ * edge (a neighbour's entries: on this session's guest the random pages
+ * cost a fifth of the penalty more there).
  * 1 fits, 0 does not, -1 not timed (or no room for the places).
  */
 #define SCATTER_POOL 8u
+#define SCATTER_FRAC 0.125
 
 static int scattered_fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i)
 {
@@ -105,7 +110,7 @@ static int scattered_fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t
 	if (test.slots <= n || mp_tlb_time(t, &test, &tt) != MP_OK ||
 	    mp_tlb_time(t, &ref, &tr) != MP_OK)
 		return -1;
-	return tt <= tr + MP_TLB_COMPACT_FRAC * (lv[i].above - lv[i].below);
+	return tt <= tr + SCATTER_FRAC * (lv[i].above - lv[i].below);
 }
 
 static void fully_associative(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
