@@ -113,26 +113,30 @@ static int scattered_fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t
 	return tt <= tr + SCATTER_FRAC * (lv[i].above - lv[i].below);
 }
 
-static void fully_associative(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+/* How the associativity test ended: measured, or why not (the note's text). */
+enum ways_end { WAYS_MEASURED, WAYS_UNTIMED, WAYS_NO_STRIDE, WAYS_UNEXPLAINED, WAYS_HASHED,
+		WAYS_ENDS };
+
+static const char *const ways_why[WAYS_ENDS] = {
+	[WAYS_UNTIMED] = "a string could not be timed",
+	[WAYS_NO_STRIDE] = "no power-of-two stride made its pages fit",
+	[WAYS_UNEXPLAINED] = "the sets and ways the strides gave do not make its entries (an "
+			     "index hashed over the page number spreads strided pages unevenly)",
+	[WAYS_HASHED] = "every power-of-two stride fits, but pages at random places do not: "
+			"the set index is hashed over the page number (the entries are the "
+			"sweep's edge, to a few percent)",
+};
+
+static enum ways_end fully_associative(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 {
-	static const char *const why[] = {
-		"pages at random places could not be timed",
-		"every power-of-two stride fits, but pages at random places do not: the set "
-		"index is hashed over the page number (sets and ways not measured; the entries are "
-		"the sweep's edge, to a few percent)",
-	};
-	char text[MP_TEXT_LEN];
 	int f = scattered_fits(t, lv, i);
 
-	if (f == 1) {
+	if (f == 1)
 		lv[i].ways = lv[i].entries;
-		return;
-	}
-	mp_snprintf(text, sizeof(text), "L%d: %s", (int)(i + 1), why[f == 0]);
-	mp_tlb_note(t, text);
+	return f == 1 ? WAYS_MEASURED : f == 0 ? WAYS_HASHED : WAYS_UNTIMED;
 }
 
-static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+static enum ways_end sets_and_ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 {
 	uint64_t e = lv[i].entries;
 
@@ -142,18 +146,32 @@ static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 		int ok = compact(t, lv, i, t->page << j, n);
 
 		if (ok < 0)
-			return;
+			return WAYS_UNTIMED;
 		if (!ok)
 			continue;
 		if (sets == 1)
 			return fully_associative(t, lv, i);
 		a = largest_compact(t, lv, i, t->page * sets, 2 * e / sets + 1);
-		if (a && (a * sets) * 10 >= e * 9 && (a * sets) * 9 <= e * 10) {
-			lv[i].ways = a;
-			lv[i].entries = a * sets;
-		}
-		return;
+		if (!a || (a * sets) * 10 < e * 9 || (a * sets) * 9 > e * 10)
+			return WAYS_UNEXPLAINED;
+		lv[i].ways = a;
+		lv[i].entries = a * sets;
+		return WAYS_MEASURED;
 	}
+	return WAYS_NO_STRIDE;
+}
+
+/* The ways, or a note of why not. */
+static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
+{
+	enum ways_end end = sets_and_ways(t, lv, i);
+	char text[MP_TEXT_LEN];
+
+	if (end == WAYS_MEASURED)
+		return;
+	mp_snprintf(text, sizeof(text), "L%d ways not measured: %s", (int)(i + 1),
+		    ways_why[end]);
+	mp_tlb_note(t, text);
 }
 
 /*
