@@ -31,6 +31,13 @@
  * multiple of MP_COMPACT_SET_SHIFT_UNIT (a multiple of every line size).
  */
 #define MP_COMPACT_SET_SHIFT_UNIT 512u
+/*
+ * A serial code chain's round (core/measure/link.h) times its baseline
+ * again after the set; while the two differ (the core clock changed: a
+ * miss costs a serial block only ~30% more than a hit) the round is timed
+ * again, at most this many times.
+ */
+#define MP_COMPACT_SET_RETIMES 4u
 /* Sets spread over at most this many pages are not twinned. */
 #define MP_COMPACT_SET_TWIN_MIN_PAGES 4u
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */
@@ -58,8 +65,8 @@ struct mp_compact_set {
 /* A tester of loads over memory m; no twins until set. */
 void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struct mp_mem *m,
 		  const char *region, struct mp_ref_stride known);
-/* Make it a tester of fetches: every set a chain of code blocks (m executable). */
-void mp_compact_set_code(struct mp_compact_set *s, uint64_t block);
+/* Make it a tester of fetches: every set a chain of code blocks (m executable) the linker makes. */
+void mp_compact_set_code(struct mp_compact_set *s, struct mp_linker code);
 
 /* Time the baseline set again: base_ticks. */
 enum mp_status mp_compact_set_baseline(struct mp_compact_set *s);

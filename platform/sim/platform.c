@@ -16,7 +16,8 @@
  *                nothing else would notice.
  *   code_build() writes at each block its successor and length (struct
  *                mp_sim_block); MP_OP_CODE follows them, fetching every line
- *                each block spans.
+ *                each block spans.  A serial chain is the same chain: the
+ *                model's fetches never run ahead, nor skip a line.
  *   kernel_build() writes the kernel's description at the entry; MP_OP_KERNEL
  *                takes the time the model's `op` lines give it.
  *   probe_*()    misses are counted under the probe that runs (--explain).
@@ -402,6 +403,7 @@ struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_ou
 		.core_hz = m->clock_hz,
 		.page_bytes = mp_sim_base_page(sp->sim),
 		.code_block_min = sizeof(struct mp_sim_block),
+		.code_serial_min = sizeof(struct mp_sim_block),
 		.ops = &sim_ops,
 		.out = out,
 		.priv = sp,

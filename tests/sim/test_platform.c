@@ -207,7 +207,7 @@ static void test_block_lines(void)
 	void *entry = NULL;
 
 	p->ops->mem_alloc(p, &req, &code);
-	CHECK_EQ_INT(p->ops->code_build(p, &code, &(struct mp_code){ offsets, 2, 100 }, &entry),
+	CHECK_EQ_INT(p->ops->code_build(p, &code, &(struct mp_code){ offsets, 2, 100, false }, &entry),
 		     MP_OK, "code_build of long blocks");
 	expect_run(p, MP_OP_CODE, entry, 2, &s, MP_OK, "long blocks run");
 	CHECK(s.count[MP_EV_L1I_MISS] == 6 && s.count[MP_EV_ITLB1_MISS] == 3,
@@ -240,7 +240,7 @@ static void test_sweeps_and_code(void)
 	run(p, MP_OP_STORE_SWEEP, m.base, 32, &s);
 	CHECK(s.count[MP_EV_STORES] == 32 && s.count[MP_EV_LOADS] == 0, "store sweep");
 	p->ops->mem_alloc(p, &req, &code);
-	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 16 }, &entry);
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 16, false }, &entry);
 	CHECK_EQ_INT(st, MP_OK, "code_build");
 	CHECK(entry == code.base, "entry is the first block");
 	expect_run(p, MP_OP_CODE, entry, 30, &s, MP_OK, "code runs");
@@ -249,7 +249,7 @@ static void test_sweeps_and_code(void)
 	      "code: 3 blocks on 3 pages fetched 10 times");
 	expect_run(p, MP_OP_CODE, entry, 31, &s, MP_OK, "code runs on");
 	CHECK(s.end == code.base + 4096, "a run ends at the block after the last one run");
-	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 15 }, &entry);
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 15, false }, &entry);
 	CHECK_EQ_INT(st, MP_EIO, "a block shorter than the platform's shortest is refused");
 	expect_run(p, MP_OP_CODE, m.base, 3, &s, MP_EIO, "no chain there: EIO");
 	expect_run(p, MP_OP_CHASE, &local, 3, &s, MP_EIO, "unmapped start: EIO");
