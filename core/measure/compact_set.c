@@ -13,6 +13,7 @@ void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struc
 		.c = c, .link = mp_linker_data(c->p), .elem = sizeof(uint64_t), .mem = m->base, .bytes = m->bytes, .page = m->page_bytes,
 		.region = region, .known = known, .base_ticks = mp_na_double(),
 		.base_min = mp_na_double(), .l1_ticks = mp_na_double(), .stable = MP_COMPACT_SET_STABLE,
+		.least = MP_SHORT_WINDOW_STEPS,
 	};
 	mp_rng_seed(&s->rng, c->cfg->seed);
 }
@@ -20,6 +21,7 @@ void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struc
 void mp_compact_set_code(struct mp_compact_set *s, struct mp_linker code)
 {
 	s->link = code;
+	s->least = code.serial ? MP_COMPACT_SET_SERIAL_STEPS : s->least;
 	s->elem = mp_link_elem(&s->link);
 }
 
@@ -44,11 +46,13 @@ static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const 
 	enum mp_status st = mp_link(&s->link, base, s->bytes - (uint64_t)(base - s->mem), offs,
 				    n, &start);
 	struct mp_chase ch = mp_chase_linked(&s->link, start, n, s->region);
+	struct mp_min_rule rule = MP_MIN_WHOLE(s->stable);
 
+	rule.least = s->least;
 	if (st == MP_OK)
 		st = mp_chase_warm(s->c, &ch);
 	if (st == MP_OK)
-		st = mp_chase_min_pass(s->c, &ch, MP_MIN_WHOLE(s->stable), ticks);
+		st = mp_chase_min_pass(s->c, &ch, rule, ticks);
 	flush_chain(s, base, offs, n);
 	return st;
 }

@@ -38,6 +38,12 @@
  * again, at most this many times.
  */
 #define MP_COMPACT_SET_RETIMES 4u
+/*
+ * Steps a pass of a serial chain has at least (mp_chase_pass's least): a
+ * serial block on hardware costs some 45 cycles, so 128 take as long as
+ * MP_SHORT_WINDOW_STEPS loads that hit.
+ */
+#define MP_COMPACT_SET_SERIAL_STEPS 128u
 /* Sets spread over at most this many pages are not twinned. */
 #define MP_COMPACT_SET_TWIN_MIN_PAGES 4u
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */
@@ -59,6 +65,7 @@ struct mp_compact_set {
 	uint64_t twin_line;     /* L1 line bytes, for the twins */
 	uint64_t twin_max;      /* elements a twin may have and still fit the L1 */
 	unsigned stable;        /* runs without a new minimum, for mp_compact_set_time */
+	uint64_t least;         /* steps a pass has at least */
 	uint64_t shift;         /* where the sets start in mem, for mp_compact_set_time */
 };
 

@@ -7,7 +7,12 @@
  */
 #include "core/probes/l1/l1.h"
 
-#define XRAY_S0 64u
+/*
+ * The ladder's first stride, in elements: 64 bytes of loads; 512 bytes of
+ * x86 serial code blocks, since blocks in adjacent lines are what a
+ * next-line prefetch serves (docs/algorithms.md, "Instruction caches").
+ */
+#define XRAY_S0_ELEMS 8u
 /* The ladder's last stride. */
 #define XRAY_S_MAX (256ull << 10)
 
@@ -56,7 +61,7 @@ static int first_spill(struct mp_compact_set *s, uint64_t stride, uint64_t *n)
 /* Figure 8's second loop; 1 when the ladder ran out before n settled. */
 static int ladder(struct mp_compact_set *s, uint64_t *ways, uint64_t *way)
 {
-	uint64_t stride = XRAY_S0, n, old;
+	uint64_t stride = XRAY_S0_ELEMS * s->elem, n, old;
 	int st = first_spill(s, stride, &n);
 
 	while (st == 0) {
