@@ -326,7 +326,8 @@ static enum mp_status sp_code_build(struct mp_platform *p, struct mp_mem *m,
 	for (uint64_t i = 0; i < c->n; i++) {
 		struct mp_sim_block b = {
 			.next = (uint64_t)(uintptr_t)(m->base + c->offsets[(i + 1) % c->n]),
-			.bytes = c->block_bytes,
+			.bytes = (uint32_t)c->block_bytes,
+			.serial = c->serial,
 		};
 
 		memcpy(m->base + c->offsets[i], &b, sizeof(b));

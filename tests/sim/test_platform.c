@@ -259,6 +259,49 @@ static void test_sweeps_and_code(void)
 	mp_sim_close(p);
 }
 
+/* n blocks 256 bytes apart (one set of a 4-set decoded-op cache of 64-byte lines), timed after a warm run. */
+static uint64_t opcache_cycles(struct mp_platform *p, struct mp_mem *code, uint64_t n, bool serial)
+{
+	static const uint64_t offsets[] = { 0, 256, 512 };
+	struct mp_sample s;
+	void *entry = NULL;
+
+	CHECK_EQ_INT(p->ops->code_build(p, code, &(struct mp_code){ offsets, n, 16, serial }, &entry),
+		     MP_OK, "code_build");
+	expect_run(p, MP_OP_CODE, entry, 30, &s, MP_OK, "warm");
+	expect_run(p, MP_OP_CODE, s.end, 60, &s, MP_OK, "timed");
+	return s.ticks;
+}
+
+/*
+ * The decoded-op cache (`opcache`, 8 lines of 2 ways, 1 cycle) delivers a
+ * predicted chain's lines it holds, never a serial chain's; an over-full
+ * set and a flushed line are fetched from the L1I (3 cycles).
+ */
+static void test_opcache(void)
+{
+	char text[512];
+	struct mp_platform *p;
+	struct mp_mem_req req = { .bytes = 1 << 16, .align = 4096, .exec = true };
+	struct mp_mem code;
+	struct mp_sample s;
+
+	snprintf(text, sizeof(text), "%sopcache windows=8 ways=2 latency=1\n", model_text);
+	p = platform(text, false);
+	if (!p)
+		return;
+	p->ops->mem_alloc(p, &req, &code);
+	CHECK_EQ_INT(opcache_cycles(p, &code, 2, false), 60, "two predicted lines in one set: 1 cycle each");
+	CHECK_EQ_INT(opcache_cycles(p, &code, 2, true), 180, "serial: 3 cycles each, from the L1I");
+	CHECK_EQ_INT(opcache_cycles(p, &code, 3, false), 180, "three in two ways: every one from the L1I");
+	opcache_cycles(p, &code, 2, false);
+	p->ops->flush_line(p, code.base);
+	expect_run(p, MP_OP_CODE, code.base, 2, &s, MP_OK, "after a flush of block 0's line");
+	CHECK_EQ_INT(s.ticks, 1 + 100, "its line comes from memory, block 1's from the op cache");
+	p->ops->mem_free(p, &code);
+	mp_sim_close(p);
+}
+
 /* Every platform rounds an allocation up to whole pages, and the rest may be used. */
 static void test_alloc_rounds_up(void)
 {
@@ -317,6 +360,7 @@ int main(void)
 	test_counters();
 	test_sweeps_and_code();
 	test_block_lines();
+	test_opcache();
 	test_alloc_rounds_up();
 	test_explain();
 	return check_done();
