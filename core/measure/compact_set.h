@@ -44,6 +44,13 @@
  * MP_SHORT_WINDOW_STEPS loads that hit.
  */
 #define MP_COMPACT_SET_SERIAL_STEPS 128u
+/*
+ * A serial chain's verdict is that of most of this many rounds: a set one
+ * line too many for a set of the L1I timed like a fitting one in some 4% of
+ * rounds, and a full set like an over-full one in some (own code in its
+ * set?), on the Granite Rapids guest under load.
+ */
+#define MP_COMPACT_SET_SERIAL_ROUNDS 5u
 /* Sets spread over at most this many pages are not twinned. */
 #define MP_COMPACT_SET_TWIN_MIN_PAGES 4u
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */

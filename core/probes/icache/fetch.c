@@ -134,8 +134,10 @@ static int32_t record_levels(struct mp_ctx *c, struct mp_mem *m, const struct mp
 		levels++;
 	}
 	if (level == MP_NA && first == 1)
-		mp_result_add_note(c->r, "icache: the fetch levels are not numbered: no step of the "
-				   "straight-line sweep is at the L1I's measured size");
+		mp_result_add_note(c->r, size > 0 ? "icache: the fetch levels are not numbered: no "
+				   "step of the straight-line sweep is at the L1I's measured size" :
+				   "icache: the fetch levels are not numbered: the L1I's size was not "
+				   "measured (a decoded-op cache's step may come first)");
 	record_level(c, level, MP_NA, k->steps.plateau[n].upper);
 	return levels;
 }
