@@ -104,8 +104,10 @@ enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, d
 /*
  * Is the set compact at the baseline's level?  Each round times the
  * baseline, then the set, right after it (the clock of a shared host
- * drifts).  1 yes, 0 no, -1 when the platform failed a run, -2 when the
- * set does not fit the memory or the scratch.
+ * drifts); "no" stands if every one of MP_COMPACT_SET_ROUNDS finds it, or
+ * for a serial chain if most of MP_COMPACT_SET_SERIAL_ROUNDS do.  1 yes, 0
+ * no, -1 when the platform failed a run, -2 when the set does not fit the
+ * memory or the scratch.
  */
 int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape);
 
