@@ -142,11 +142,19 @@ enum mp_op {
  * (offsets in visiting order) comes from core/seq/, the same generator as
  * the data strings'; the platform only encodes it.  block_bytes is at
  * least mp_platform.code_block_min, and no two blocks overlap.
+ *
+ * A serial chain (docs/algorithms.md, "Code chains") hides each block's
+ * successor from the front end until the block has run, so that no fetch
+ * runs ahead of execution and each costs its level's latency; its blocks
+ * hold more instructions per line than a decoded-op cache keeps, so that
+ * every line is fetched and decoded.  Its blocks are at least
+ * mp_platform.code_serial_min bytes.
  */
 struct mp_code {
 	const uint64_t *offsets;
 	uint64_t n;
 	uint64_t block_bytes;
+	bool serial;
 };
 
 /* The operations an arithmetic kernel times (X-Ray section 3). */
@@ -339,6 +347,8 @@ struct mp_platform {
 	uint64_t core_hz;        /* core clock, 0 when unknown */
 	uint64_t page_bytes;     /* base page size */
 	uint64_t code_block_min; /* bytes of the shortest block code_build makes */
+	uint64_t code_serial_min; /* and of the shortest block of a serial chain */
+	bool code_serial_redirects; /* a serial block's time holds a redirect beside its fetch */
 	const struct mp_platform_ops *ops;
 	const struct mp_output *out;
 	void *priv;              /* the platform's own state */

@@ -313,6 +313,12 @@ static const struct field prefetch_fields[] = {
 	MF("degree", F_U32, prefetch.degree, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
+static const struct field opcache_fields[] = {
+	MF("windows", F_U32, opcache.windows, true, NULL),
+	MF("ways", F_U32, opcache.ways, true, NULL),
+	MF("latency", F_U32, opcache.latency, true, NULL),
+	{ NULL, 0, 0, false, NULL },
+};
 static const struct field noise_fields[] = {
 	MF("rate", F_RATE, noise.rate, true, NULL),
 	MF("cycles", F_U32, noise.cycles, true, NULL),
@@ -556,6 +562,19 @@ static int st_prefetch(struct ctx *x, char **tok, int n)
 	return 0;
 }
 
+static int st_opcache(struct ctx *x, char **tok, int n)
+{
+	uint32_t seen;
+
+	if (parse_fields(x, "opcache", opcache_fields, x->m, tok + 1, n - 1, &seen) < 0)
+		return -1;
+	if (!x->m->opcache.ways || !x->m->opcache.windows ||
+	    x->m->opcache.windows % x->m->opcache.ways)
+		return fail(x, "opcache: windows=%u is no multiple of ways=%u",
+			    x->m->opcache.windows, x->m->opcache.ways);
+	return 0;
+}
+
 static int st_noise(struct ctx *x, char **tok, int n)
 {
 	uint32_t seen;
@@ -637,7 +656,7 @@ static const struct {
 	{ "cache", st_cache }, { "tlb", st_tlb }, { "memory", st_memory },
 	{ "clock", st_clock }, { "prefetch", st_prefetch }, { "noise", st_noise },
 	{ "neighbour", st_neighbour }, { "frames", st_frames }, { "pmu", st_pmu },
-	{ "isa", st_isa }, { "op", st_op }, { "cpu", st_cpu },
+	{ "isa", st_isa }, { "op", st_op }, { "cpu", st_cpu }, { "opcache", st_opcache },
 };
 
 /* ---- lines ---- */

@@ -66,13 +66,37 @@ bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t cou
 }
 
 /* Every line of the first fetch-side cache that [va, va + bytes) spans; false if unmapped. */
-static bool fetch_block(struct mp_sim *s, uint64_t va, uint64_t bytes)
+/*
+ * Does the decoded-op cache deliver this fetch line?  It is filled by
+ * every line it misses (LRU), and a hit costs its latency alone.
+ */
+static bool opcache_delivers(struct mp_sim *s, uint64_t window)
+{
+	struct sim_sets *a = &s->opcache;
+	uint64_t set = sim_sets_index(a, window);
+	int64_t e = sim_sets_find(a, set * a->stride, window, window);
+
+	if (e < 0) {
+		sim_sets_fill(a, set, window, window, 0);
+		return false;
+	}
+	sim_sets_touch(a, set * a->stride, (uint64_t)e);
+	s->cycles += s->model.opcache.latency;
+	return true;
+}
+
+/* A serial chain's lines never come from the decoded-op cache (struct mp_code.serial). */
+static bool fetch_block(struct mp_sim *s, uint64_t va, uint64_t bytes, bool serial)
 {
 	uint64_t line = s->cur->fetch_line;
+	bool ops = s->opcache.key && !serial;
 
-	for (uint64_t a = va & ~(line - 1); a < va + bytes; a += line)
+	for (uint64_t a = va & ~(line - 1); a < va + bytes; a += line) {
+		if (ops && opcache_delivers(s, a / line))
+			continue;
 		if (sim_unlikely(sim_access(s, a, MP_SIM_FETCH) < 0))
 			return false;
+	}
 	return true;
 }
 
@@ -85,7 +109,7 @@ bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **en
 		uint64_t va = (uint64_t)(uintptr_t)b;
 
 		if (sim_unlikely(!sim_vm_mapped(s, va)) || !b->bytes ||
-		    b->bytes > MP_SIM_BLOCK_MAX || !fetch_block(s, va, b->bytes))
+		    b->bytes > MP_SIM_BLOCK_MAX || !fetch_block(s, va, b->bytes, b->serial))
 			break;
 		b = (const struct mp_sim_block *)(uintptr_t)b->next;
 	}

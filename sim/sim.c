@@ -255,6 +255,12 @@ struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 		mp_sim_free(s);
 		return NULL;
 	}
+	if (m->opcache.windows &&
+	    sim_sets_init(&s->opcache, m->opcache.windows, m->opcache.ways, 0, MP_REPL_LRU,
+			  m->noise.seed, false) < 0) {
+		mp_sim_free(s);
+		return NULL;
+	}
 	s->noise_rng = sim_seed(m->noise.seed);
 	sim_events_start(s);
 	return s;
@@ -286,6 +292,8 @@ void mp_sim_free(struct mp_sim *s)
 	}
 	for (int i = 0; i < s->ntlbs; i++)
 		sim_sets_free(&s->tlb[i].a);
+	if (s->opcache.key)
+		sim_sets_free(&s->opcache);
 	sim_causes_free(s->causes);
 	sim_map_free(&s->frame_owner);
 	free(s->cache);
@@ -422,6 +430,13 @@ void mp_sim_flush_line(struct mp_sim *s, uint64_t va)
 		if (c->a.key)
 			sim_cache_remove(s, c, va & ~mask, pa & ~mask, SIM_LEFT_FLUSHED);
 	}
+	if (s->opcache.key) {
+		uint64_t w = va / s->cur->fetch_line, set = sim_sets_index(&s->opcache, w);
+		int64_t e = sim_sets_find(&s->opcache, set * s->opcache.stride, w, w);
+
+		if (e >= 0)
+			sim_sets_drop(&s->opcache, (uint64_t)e);
+	}
 }
 
 void mp_sim_flush_all(struct mp_sim *s)
@@ -432,6 +447,8 @@ void mp_sim_flush_all(struct mp_sim *s)
 	for (int i = 0; i < s->ntlbs; i++)
 		if (s->tlb[i].a.key)
 			sim_sets_clear(&s->tlb[i].a);
+	if (s->opcache.key)
+		sim_sets_clear(&s->opcache);
 	for (uint32_t k = 0; k < s->ncpus; k++)
 		memset(&s->cpu[k].pf, 0, sizeof(s->cpu[k].pf));
 	if (s->causes)

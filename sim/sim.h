@@ -151,6 +151,11 @@ struct mp_sim_model {
 		uint64_t host;          /* scattered: frames of the base page inside larger pages
 					 * (a virtual machine's host), 0: a frame per page */
 	} frames;
+	struct {
+		uint32_t windows;    /* decoded fetch lines held; 0: no decoded-op cache */
+		uint32_t ways;
+		uint32_t latency;    /* cycles of a line it delivers */
+	} opcache;
 	uint32_t counters;           /* events one run counts together; 0: every one asked */
 	uint32_t vector_bits;        /* widest vector (`isa vector=`), 0: scalar only */
 	struct mp_sim_op ops[MP_ARITH_COUNT][MP_SIM_WIDTHS];
@@ -296,14 +301,16 @@ bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t cou
 		  uint64_t steps, enum mp_sim_kind kind);
 /*
  * A chain of code blocks as the sim platform's code_build writes it into
- * host memory: at each block's address its successor's address and its
- * length.  A fetch run fetches every line of the first fetch-side cache
- * that each block spans, in order, block after block; *end is the block
- * after the last one run.
+ * host memory: at each block's address its successor's address, its length
+ * and whether the chain is serial.  A fetch run fetches every line of the
+ * first fetch-side cache that each block spans, in order, block after
+ * block, from the model's decoded-op cache where it holds the line and the
+ * chain is not serial; *end is the block after the last one run.
  */
 struct mp_sim_block {
 	uint64_t next;
-	uint64_t bytes;
+	uint32_t bytes;
+	uint32_t serial;
 };
 #define MP_SIM_BLOCK_MAX (1ull << 20)   /* a longer block is taken as a broken chain */
 bool mp_sim_fetch_chain(struct mp_sim *s, void *start, uint64_t steps, void **end);

@@ -319,6 +319,7 @@ struct mp_sim {
 	struct sim_map frame_owner; /* scattered: frame -> virtual page */
 	uint64_t noise_rng;
 	struct sim_causes *causes; /* NULL unless explaining */
+	struct sim_sets opcache;   /* the decoded-op cache's fetch lines (key NULL: none) */
 	struct mp_sim_model model;
 };
 

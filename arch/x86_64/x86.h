@@ -52,6 +52,7 @@ enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
 enum mp_status mp_x86_flush_line(const void *addr);
 /* Code generation (code.c, arith.c): the seam's code_build and kernel_build. */
 #define MP_X86_CODE_BLOCK_MIN 17u       /* the tail of a block: see code.c */
+#define MP_X86_CODE_SERIAL_MIN 64u      /* a serial block: a line of 44 instructions (code.c) */
 enum mp_status mp_x86_code_build(struct mp_mem *m, const struct mp_code *c, void **entry);
 enum mp_status mp_x86_kernel_build(const struct mp_x86_isa *isa, struct mp_mem *m,
 				   const struct mp_kernel *k, void **entry);

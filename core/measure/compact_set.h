@@ -31,6 +31,26 @@
  * multiple of MP_COMPACT_SET_SHIFT_UNIT (a multiple of every line size).
  */
 #define MP_COMPACT_SET_SHIFT_UNIT 512u
+/*
+ * A serial code chain's round (core/measure/link.h) times its baseline
+ * again after the set; while the two differ (the core clock changed: a
+ * miss costs a serial block only ~30% more than a hit) the round is timed
+ * again, at most this many times.
+ */
+#define MP_COMPACT_SET_RETIMES 4u
+/*
+ * Steps a pass of a serial chain has at least (mp_chase_pass's least): a
+ * serial block on hardware costs some 45 cycles, so 128 take as long as
+ * MP_SHORT_WINDOW_STEPS loads that hit.
+ */
+#define MP_COMPACT_SET_SERIAL_STEPS 128u
+/*
+ * A serial chain's verdict is that of most of this many rounds: a set one
+ * line too many for a set of the L1I timed like a fitting one in some 4% of
+ * rounds, and a full set like an over-full one in some (own code in its
+ * set?), on the Granite Rapids guest under load.
+ */
+#define MP_COMPACT_SET_SERIAL_ROUNDS 5u
 /* Sets spread over at most this many pages are not twinned. */
 #define MP_COMPACT_SET_TWIN_MIN_PAGES 4u
 /* Elements the largest set may have (scratch for offsets: 2 x 128 KB). */
@@ -52,14 +72,15 @@ struct mp_compact_set {
 	uint64_t twin_line;     /* L1 line bytes, for the twins */
 	uint64_t twin_max;      /* elements a twin may have and still fit the L1 */
 	unsigned stable;        /* runs without a new minimum, for mp_compact_set_time */
+	uint64_t least;         /* steps a pass has at least */
 	uint64_t shift;         /* where the sets start in mem, for mp_compact_set_time */
 };
 
 /* A tester of loads over memory m; no twins until set. */
 void mp_compact_set_init(struct mp_compact_set *s, struct mp_ctx *c, const struct mp_mem *m,
 		  const char *region, struct mp_ref_stride known);
-/* Make it a tester of fetches: every set a chain of code blocks (m executable). */
-void mp_compact_set_code(struct mp_compact_set *s, uint64_t block);
+/* Make it a tester of fetches: every set a chain of code blocks (m executable) the linker makes. */
+void mp_compact_set_code(struct mp_compact_set *s, struct mp_linker code);
 
 /* Time the baseline set again: base_ticks. */
 enum mp_status mp_compact_set_baseline(struct mp_compact_set *s);
@@ -83,8 +104,10 @@ enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, d
 /*
  * Is the set compact at the baseline's level?  Each round times the
  * baseline, then the set, right after it (the clock of a shared host
- * drifts).  1 yes, 0 no, -1 when the platform failed a run, -2 when the
- * set does not fit the memory or the scratch.
+ * drifts); "no" stands if every one of MP_COMPACT_SET_ROUNDS finds it, or
+ * for a serial chain if most of MP_COMPACT_SET_SERIAL_ROUNDS do.  1 yes, 0
+ * no, -1 when the platform failed a run, -2 when the set does not fit the
+ * memory or the scratch.
  */
 int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape);
 

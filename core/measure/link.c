@@ -6,7 +6,12 @@ static uint64_t blocks[MP_LINK_MAX_BLOCKS];
 
 struct mp_linker mp_linker_code(struct mp_platform *p, uint64_t block)
 {
-	return (struct mp_linker){ p, MP_OP_CODE, block ? block : p->code_block_min };
+	return (struct mp_linker){ p, MP_OP_CODE, block ? block : p->code_block_min, false };
+}
+
+struct mp_linker mp_linker_serial(struct mp_platform *p)
+{
+	return (struct mp_linker){ p, MP_OP_CODE, p->code_serial_min, true };
 }
 
 uint64_t mp_link_elem(const struct mp_linker *k)
@@ -30,7 +35,8 @@ enum mp_status mp_link(const struct mp_linker *k, uint8_t *base, uint64_t bytes,
 		*start = mp_ref_chain(base, offs, n);
 		return MP_OK;
 	}
-	return k->p->ops->code_build(k->p, &m, &(struct mp_code){ offs, n, k->block }, start);
+	return k->p->ops->code_build(k->p, &m, &(struct mp_code){ offs, n, k->block, k->serial },
+				     start);
 }
 
 /* One generator, put into a sink: the string's shape and the generator's own arguments. */

@@ -18,6 +18,7 @@ struct mp_linker {
 	struct mp_platform *p;
 	enum mp_op op;           /* MP_OP_CHASE or MP_OP_CODE */
 	uint64_t block;          /* MP_OP_CODE: bytes of every block */
+	bool serial;             /* MP_OP_CODE: a serial chain (struct mp_code) */
 };
 
 /* Blocks a code string may have (its offsets are kept in a static table). */
@@ -25,11 +26,13 @@ struct mp_linker {
 
 static inline struct mp_linker mp_linker_data(struct mp_platform *p)
 {
-	return (struct mp_linker){ p, MP_OP_CHASE, 0 };
+	return (struct mp_linker){ p, MP_OP_CHASE, 0, false };
 }
 
 /* Code blocks of `block` bytes; 0: the platform's shortest. */
 struct mp_linker mp_linker_code(struct mp_platform *p, uint64_t block);
+/* A serial chain of the platform's shortest serial blocks: every fetch costs its latency. */
+struct mp_linker mp_linker_serial(struct mp_platform *p);
 
 /*
  * The least distance between two elements that never overlap, a power of

@@ -446,7 +446,9 @@ struct mp_platform *mp_efi_open(struct mp_efi_arena *arena, const struct mp_outp
 		return NULL;
 	*s = (struct efi_state){
 		.p = { .name = MP_EFI_PLATFORM, .page_bytes = BASE_PAGE_BYTES, .ops = &efi_ops,
-		       .code_block_min = MP_X86_CODE_BLOCK_MIN, .out = &s->out, .priv = s },
+		       .code_block_min = MP_X86_CODE_BLOCK_MIN,
+		       .code_serial_min = MP_X86_CODE_SERIAL_MIN, .code_serial_redirects = true,
+		       .out = &s->out, .priv = s },
 		.arena = arena,
 		.app = out,
 		.out = { .log = fw_log, .progress = fw_progress, .sink = fw_sink, .ctx = s },

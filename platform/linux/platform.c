@@ -267,6 +267,8 @@ struct mp_platform *mp_linux_open(const struct mp_output *out)
 		.priv = s,
 		.page_bytes = (uint64_t)sysconf(_SC_PAGESIZE),
 		.code_block_min = MP_X86_CODE_BLOCK_MIN,
+		.code_serial_min = MP_X86_CODE_SERIAL_MIN,
+		.code_serial_redirects = true,
 		.tick_hz = calibrate_tsc(),
 	};
 	mp_cpuid_open(&c, mp_cpuid_hw, NULL);

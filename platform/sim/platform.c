@@ -16,7 +16,8 @@
  *                nothing else would notice.
  *   code_build() writes at each block its successor and length (struct
  *                mp_sim_block); MP_OP_CODE follows them, fetching every line
- *                each block spans.
+ *                each block spans.  A serial chain is the same chain: the
+ *                model's fetches never run ahead, nor skip a line.
  *   kernel_build() writes the kernel's description at the entry; MP_OP_KERNEL
  *                takes the time the model's `op` lines give it.
  *   probe_*()    misses are counted under the probe that runs (--explain).
@@ -326,7 +327,8 @@ static enum mp_status sp_code_build(struct mp_platform *p, struct mp_mem *m,
 	for (uint64_t i = 0; i < c->n; i++) {
 		struct mp_sim_block b = {
 			.next = (uint64_t)(uintptr_t)(m->base + c->offsets[(i + 1) % c->n]),
-			.bytes = c->block_bytes,
+			.bytes = (uint32_t)c->block_bytes,
+			.serial = c->serial,
 		};
 
 		memcpy(m->base + c->offsets[i], &b, sizeof(b));
@@ -403,6 +405,7 @@ struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_ou
 		.core_hz = m->clock_hz,
 		.page_bytes = mp_sim_base_page(sp->sim),
 		.code_block_min = sizeof(struct mp_sim_block),
+		.code_serial_min = sizeof(struct mp_sim_block),
 		.ops = &sim_ops,
 		.out = out,
 		.priv = sp,

@@ -243,7 +243,7 @@ static void test_block_lines(void)
 	void *entry = NULL;
 
 	p->ops->mem_alloc(p, &req, &code);
-	CHECK_EQ_INT(p->ops->code_build(p, &code, &(struct mp_code){ offsets, 2, 100 }, &entry),
+	CHECK_EQ_INT(p->ops->code_build(p, &code, &(struct mp_code){ offsets, 2, 100, false }, &entry),
 		     MP_OK, "code_build of long blocks");
 	expect_run(p, MP_OP_CODE, entry, 2, &s, MP_OK, "long blocks run");
 	CHECK(s.count[MP_EV_L1I_MISS] == 6 && s.count[MP_EV_ITLB1_MISS] == 3,
@@ -276,7 +276,7 @@ static void test_sweeps_and_code(void)
 	run(p, MP_OP_STORE_SWEEP, m.base, 32, &s);
 	CHECK(s.count[MP_EV_STORES] == 32 && s.count[MP_EV_LOADS] == 0, "store sweep");
 	p->ops->mem_alloc(p, &req, &code);
-	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 16 }, &entry);
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 16, false }, &entry);
 	CHECK_EQ_INT(st, MP_OK, "code_build");
 	CHECK(entry == code.base, "entry is the first block");
 	expect_run(p, MP_OP_CODE, entry, 30, &s, MP_OK, "code runs");
@@ -285,13 +285,56 @@ static void test_sweeps_and_code(void)
 	      "code: 3 blocks on 3 pages fetched 10 times");
 	expect_run(p, MP_OP_CODE, entry, 31, &s, MP_OK, "code runs on");
 	CHECK(s.end == code.base + 4096, "a run ends at the block after the last one run");
-	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 15 }, &entry);
+	st = p->ops->code_build(p, &code, &(struct mp_code){ offsets, 3, 15, false }, &entry);
 	CHECK_EQ_INT(st, MP_EIO, "a block shorter than the platform's shortest is refused");
 	expect_run(p, MP_OP_CODE, m.base, 3, &s, MP_EIO, "no chain there: EIO");
 	expect_run(p, MP_OP_CHASE, &local, 3, &s, MP_EIO, "unmapped start: EIO");
 	expect_run(p, MP_OP_COUNT, m.base, 3, &s, MP_UNSUPPORTED, "unknown op");
 	p->ops->mem_free(p, &code);
 	p->ops->mem_free(p, &m);
+	mp_sim_close(p);
+}
+
+/* n blocks 256 bytes apart (one set of a 4-set decoded-op cache of 64-byte lines), timed after a warm run. */
+static uint64_t opcache_cycles(struct mp_platform *p, struct mp_mem *code, uint64_t n, bool serial)
+{
+	static const uint64_t offsets[] = { 0, 256, 512 };
+	struct mp_sample s;
+	void *entry = NULL;
+
+	CHECK_EQ_INT(p->ops->code_build(p, code, &(struct mp_code){ offsets, n, 16, serial }, &entry),
+		     MP_OK, "code_build");
+	expect_run(p, MP_OP_CODE, entry, 30, &s, MP_OK, "warm");
+	expect_run(p, MP_OP_CODE, s.end, 60, &s, MP_OK, "timed");
+	return s.ticks;
+}
+
+/*
+ * The decoded-op cache (`opcache`, 8 lines of 2 ways, 1 cycle) delivers a
+ * predicted chain's lines it holds, never a serial chain's; an over-full
+ * set and a flushed line are fetched from the L1I (3 cycles).
+ */
+static void test_opcache(void)
+{
+	char text[512];
+	struct mp_platform *p;
+	struct mp_mem_req req = { .bytes = 1 << 16, .align = 4096, .exec = true };
+	struct mp_mem code;
+	struct mp_sample s;
+
+	snprintf(text, sizeof(text), "%sopcache windows=8 ways=2 latency=1\n", model_text);
+	p = platform(text, false);
+	if (!p)
+		return;
+	p->ops->mem_alloc(p, &req, &code);
+	CHECK_EQ_INT(opcache_cycles(p, &code, 2, false), 60, "two predicted lines in one set: 1 cycle each");
+	CHECK_EQ_INT(opcache_cycles(p, &code, 2, true), 180, "serial: 3 cycles each, from the L1I");
+	CHECK_EQ_INT(opcache_cycles(p, &code, 3, false), 180, "three in two ways: every one from the L1I");
+	opcache_cycles(p, &code, 2, false);
+	p->ops->flush_line(p, code.base);
+	expect_run(p, MP_OP_CODE, code.base, 2, &s, MP_OK, "after a flush of block 0's line");
+	CHECK_EQ_INT(s.ticks, 1 + 100, "its line comes from memory, block 1's from the op cache");
+	p->ops->mem_free(p, &code);
 	mp_sim_close(p);
 }
 
@@ -354,6 +397,7 @@ int main(void)
 	test_counters();
 	test_sweeps_and_code();
 	test_block_lines();
+	test_opcache();
 	test_alloc_rounds_up();
 	test_explain();
 	return check_done();

@@ -51,14 +51,16 @@ static void record_curve(struct mp_ctx *c, const struct mp_ck *k)
 		mp_curve_add_point(cv, (double)k->bytes[i], mp_probe_time(c, per_line(c, k->ticks[i])));
 }
 
-/* The fetch level's effective capacity is the L1I's own where the first level is the L1I. */
+/*
+ * A step of the sweep is the L1I's when its capacity is within this
+ * fraction of the L1I's measured size.
+ */
+#define FETCH_L1I_REL 0.25
+
 static void record_level(struct mp_ctx *c, int32_t level, int64_t eff, double ticks)
 {
 	struct mp_fetch_level *f = mp_result_add_fetch(c->r);
-	struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
 
-	if (level == 1 && l1i)
-		l1i->effective_size_bytes = eff;
 	if (!f)
 		return;
 	f->level = level;
@@ -66,21 +68,78 @@ static void record_level(struct mp_ctx *c, int32_t level, int64_t eff, double ti
 	mp_footprint_latency(c->p, per_line(c, ticks), &f->line_cycles, &f->line_ns);
 }
 
-/* Every plateau below a transition is a level with an effective capacity; the last, how far. */
+/* The L1I's measured size where fetches meet one (first 1), else MP_NA. */
+static int64_t l1i_size(const struct mp_ctx *c, int32_t first)
+{
+	const struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
+
+	return first == 1 && l1i && l1i->size_bytes > 0 ? l1i->size_bytes : MP_NA;
+}
+
+static bool near_l1i(int64_t size, uint64_t eff)
+{
+	return size > 0 && (double)eff >= (double)size * (1.0 - FETCH_L1I_REL) &&
+	       (double)eff <= (double)size * (1.0 + FETCH_L1I_REL);
+}
+
+/* A faster level below the L1I: what a decoded-op cache or loop buffer holds of this code. */
+static void note_front_end(struct mp_ctx *c, uint64_t eff, double ticks, int64_t size)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+	double cycles, ns;
+
+	mp_footprint_latency(c->p, per_line(c, ticks), &cycles, &ns);
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "icache: straight-line code ran at %.1f cycles a line up to ", cycles);
+	mp_buf_size(&b, eff);
+	mp_buf_puts(&b, ", below the L1I's ");
+	mp_buf_size(&b, (uint64_t)size);
+	mp_buf_puts(&b, ": a decoded-op cache's or loop buffer's capacity for this code, not a "
+		    "cache level");
+	mp_result_add_note(c->r, text);
+}
+
+/*
+ * Every plateau below a transition is a level with an effective capacity;
+ * the last, how far.  Where fetches meet an L1I, the levels are numbered
+ * from the step at its measured size, which gives the L1I's effective
+ * capacity; faster steps below it are noted, not numbered; without that
+ * step (or the size) no level is numbered.
+ */
 static int32_t record_levels(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
 			     int32_t first)
 {
-	int32_t n = k->steps.nsteps;
+	int32_t n = k->steps.nsteps, level = MP_NA, levels = 0;
+	int64_t size = l1i_size(c, first);
+	struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
 
+	if (first > 1)
+		level = first;
 	for (int32_t i = 0; i < n; i++) {
+		double ticks = k->steps.plateau[i].upper;
 		uint64_t eff;
 
 		if (mp_footprint_refine(c, m, k, i, &eff) != MP_OK)
 			return -1;
-		record_level(c, first + i, (int64_t)eff, k->steps.plateau[i].upper);
+		if (level == MP_NA && near_l1i(size, eff)) {
+			level = 1;
+			l1i->effective_size_bytes = (int64_t)eff;
+		} else if (level == MP_NA && size > 0 && (int64_t)eff < size) {
+			note_front_end(c, eff, ticks, size);
+			continue;
+		}
+		record_level(c, level, (int64_t)eff, ticks);
+		level = level == MP_NA ? MP_NA : level + 1;
+		levels++;
 	}
-	record_level(c, first + n, MP_NA, k->steps.plateau[n].upper);
-	return n;
+	if (level == MP_NA && first == 1)
+		mp_result_add_note(c->r, size > 0 ? "icache: the fetch levels are not numbered: no "
+				   "step of the straight-line sweep is at the L1I's measured size" :
+				   "icache: the fetch levels are not numbered: the L1I's size was not "
+				   "measured (a decoded-op cache's step may come first)");
+	record_level(c, level, MP_NA, k->steps.plateau[n].upper);
+	return levels;
 }
 
 int32_t mp_icache_fetch_levels(struct mp_ctx *c, struct mp_mem *m, int32_t first)

@@ -84,7 +84,7 @@ static void test_code_chain(void)
 {
 	uint64_t offs[] = { 0, 4096, 128, 8192 };
 	struct mp_mem m = { .bytes = 3 * 4096 };
-	struct mp_code c = { offs, 4, MP_X86_CODE_BLOCK_MIN };
+	struct mp_code c = { offs, 4, MP_X86_CODE_BLOCK_MIN, false };
 	struct mp_run r = { .op = MP_OP_CODE, .steps = 1001 };
 	struct mp_sample s;
 
@@ -111,7 +111,7 @@ static void test_long_blocks(void)
 {
 	uint64_t offs[] = { 64, 8192 + 100 };
 	struct mp_mem m = { .bytes = 4 * 4096 };
-	struct mp_code c = { offs, 2, 1000 };
+	struct mp_code c = { offs, 2, 1000, false };
 	struct mp_run r = { .op = MP_OP_CODE, .steps = 777 };
 	struct mp_sample s;
 	int nops = 1;
@@ -123,6 +123,36 @@ static void test_long_blocks(void)
 	CHECK(nops, "the padding is 9-byte NOPs");
 	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK && s.end == m.base + 8192 + 100,
 	      "777 blocks of 2 end before block 1");
+	munmap(m.base, m.bytes);
+}
+
+/*
+ * A serial chain: one-byte NOPs, then the return the return stack gets
+ * wrong; it runs and continues as a predicted chain does, and refuses a
+ * block under a line's worth.
+ */
+static void test_serial_chain(void)
+{
+	uint64_t offs[] = { 0, 4096 + 64, 192 };
+	struct mp_mem m = { .bytes = 2 * 4096 };
+	struct mp_code c = { offs, 3, MP_X86_CODE_SERIAL_MIN, true };
+	struct mp_run r = { .op = MP_OP_CODE, .steps = 1000 };
+	struct mp_sample s;
+	int nops = 1;
+
+	m.base = exec_map(m.bytes);
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_OK, "serial chain built");
+	for (uint64_t i = 0; i < MP_X86_CODE_SERIAL_MIN - 30; i++)
+		nops &= m.base[4096 + 64 + i] == 0x90;
+	CHECK(nops, "a serial block's padding is one-byte NOPs");
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK && s.end == m.base + 4096 + 64,
+	      "1000 serial blocks of 3 end before block 1");
+	r.start = s.end;
+	r.steps = 2;
+	CHECK(mp_x86_run(NULL, &r, &s) == MP_OK && s.end == m.base,
+	      "and go on from there: two more end before block 0");
+	c.block_bytes = MP_X86_CODE_SERIAL_MIN - 1;
+	CHECK(mp_x86_code_build(&m, &c, &r.start) == MP_EIO, "a serial block under 64 bytes is refused");
 	munmap(m.base, m.bytes);
 }
 
@@ -165,6 +195,7 @@ int main(void)
 	test_sweeps();
 	test_code_chain();
 	test_long_blocks();
+	test_serial_chain();
 	test_core_hz();
 	return check_done();
 }
