@@ -309,18 +309,18 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
  * Entries: the most pages that still run at the time of the plateau the
  * rule `f` was made for (its highest point, as in mp_footprint_refine),
  * searched from `lo`, which fits, to the point after plateau u's first.
- * The first string past the answer is tried again over time, and if it
- * fits the search goes on above it.
+ * With `later`, the first string past the answer is tried again over time,
+ * and if it fits the search goes on above it.
  */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
-			struct fit_rule *f)
+			struct fit_rule *f, bool later)
 {
 	int32_t above = o->steps.plateau[u].first + 1;
 	uint64_t top = o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
 
 	for (;;) {
 		lo = bisect(t, lo, top, f);
-		if (lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
+		if (!later || lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
 			return lo;
 		lo++;
 	}
@@ -369,6 +369,32 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 	}
 }
 
+/*
+ * Level n, whose step is k: its entries from `lo` (which fits) up to step
+ * *u and the steps after it that are one level (*u moves past them), its
+ * times and geometry.
+ */
+static void measure(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
+		    struct tlb_level *lv, int32_t n, int32_t k, int32_t *u, uint64_t lo,
+		    struct fit_rule *f, bool later)
+{
+	lv[n] = (struct tlb_level){ .entries = entries(t, o, *u, lo, f, later) };
+	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
+		lv[n].entries = entries(t, o, ++*u, lv[n].entries, f, later);
+	lv[n].below = o->steps.plateau[k].high;
+	lv[n].above = o->steps.plateau[*u].level;
+	mp_tlb_geometry(t, lv, n);
+}
+
+/*
+ * Did the geometry give the entries as sets times ways (X-Ray theorem 1),
+ * replacing the search's count?  Then tries over time cannot change them.
+ */
+static bool by_sets(const struct tlb_level *l)
+{
+	return l->ways > 0 && l->ways < l->entries;
+}
+
 /* Measure and record every level the confirmed steps show. */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
@@ -384,12 +410,9 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 		if (v[k] != TLB_BOUNDARY)
 			continue;
 		f = fit_rule(t, o, k);
-		lv[n].entries = entries(t, o, u, o->s.x[o->steps.plateau[k].last], &f);
-		while (u < o->steps.nsteps && one_level(o, v, u, lv[n].entries))
-			lv[n].entries = entries(t, o, ++u, lv[n].entries, &f);
-		lv[n].below = o->steps.plateau[k].high;
-		lv[n].above = o->steps.plateau[u].level;
-		mp_tlb_geometry(t, lv, n);
+		measure(t, o, v, lv, n, k, &u, o->s.x[o->steps.plateau[k].last], &f, false);
+		if (!by_sets(&lv[n]))
+			measure(t, o, v, lv, n, k, &u, lv[n].entries, &f, true);
 		if (!mp_tlb_keep(t, &lv[n]))
 			continue;
 		mp_tlb_record(t, &lv[n], n + 1);
