@@ -40,6 +40,14 @@
  */
 #define TLB_TRIES 10u
 #define TLB_REST_US 50000u
+/*
+ * Rests a level's tries take at most, by profile (0: no bound): on this
+ * guest's ITLB each series of tries let one more page fit, and a level's
+ * search crept on for up to 100 rests (5 s a round).
+ */
+static const unsigned level_rests[] = {
+	[MP_PROFILE_QUICK] = 2 * TLB_TRIES, [MP_PROFILE_FULL] = 0,
+};
 /* Time bound of one T(1,k) sweep. */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
@@ -256,16 +264,21 @@ static void settle(struct tlb_ctx *t, struct fit_rule *f)
 
 /*
  * Does it fit at any of TLB_TRIES tries over time (the rule settled again
- * at each)?  Not where the platform cannot rest.
+ * at each)?  Not where the platform cannot rest; t->unsettled when the
+ * level's rests ran out first.
  */
 static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
 {
 	int ok = 0;
+	unsigned k;
 
-	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++) {
+	for (k = 0; k < TLB_TRIES && !ok && t->rests_left > 0 && mp_rest(t->c->p, TLB_REST_US);
+	     k++) {
+		t->rests_left--;
 		settle(t, f);
 		ok = fits_now(t, pages, f);
 	}
+	t->unsettled |= !ok && k < TLB_TRIES && t->rests_left == 0;
 	return ok;
 }
 
@@ -309,18 +322,18 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
  * Entries: the most pages that still run at the time of the plateau the
  * rule `f` was made for (its highest point, as in mp_footprint_refine),
  * searched from `lo`, which fits, to the point after plateau u's first.
- * With `later`, the first string past the answer is tried again over time,
- * and if it fits the search goes on above it.
+ * The first string past the answer is tried again over time, and if it
+ * fits the search goes on above it.
  */
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
-			struct fit_rule *f, bool later)
+			struct fit_rule *f)
 {
 	int32_t above = o->steps.plateau[u].first + 1;
 	uint64_t top = o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
 
 	for (;;) {
 		lo = bisect(t, lo, top, f);
-		if (!later || lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
+		if (lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
 			return lo;
 		lo++;
 	}
@@ -370,29 +383,30 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 }
 
 /*
- * Level n, whose step is k: its entries from `lo` (which fits) up to step
- * *u and the steps after it that are one level (*u moves past them), its
- * times and geometry.
+ * Level n, whose step is k: its entries from the plateau's last point up
+ * to step *u and the steps after it that are one level (*u moves past
+ * them), with the tries over time within the profile's rests.  False, said,
+ * when the rests ran out before the string past the count failed every
+ * try: the count may be short.
  */
-static void measure(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
-		    struct tlb_level *lv, int32_t n, int32_t k, int32_t *u, uint64_t lo,
-		    struct fit_rule *f, bool later)
+static bool measure(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
+		    struct tlb_level *lv, int32_t n, int32_t k, int32_t *u, struct fit_rule *f)
 {
-	lv[n] = (struct tlb_level){ .entries = entries(t, o, *u, lo, f, later) };
-	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
-		lv[n].entries = entries(t, o, ++*u, lv[n].entries, f, later);
-	lv[n].below = o->steps.plateau[k].high;
-	lv[n].above = o->steps.plateau[*u].level;
-	mp_tlb_geometry(t, lv, n);
-}
+	unsigned bound = level_rests[t->c->cfg->profile];
+	char what[MP_TEXT_LEN];
 
-/*
- * Did the geometry give the entries as sets times ways (X-Ray theorem 1),
- * replacing the search's count?  Then tries over time cannot change them.
- */
-static bool by_sets(const struct tlb_level *l)
-{
-	return l->ways > 0 && l->ways < l->entries;
+	t->rests_left = bound ? bound : ~0u;
+	t->unsettled = false;
+	lv[n].entries = entries(t, o, *u, o->s.x[o->steps.plateau[k].last], f);
+	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
+		lv[n].entries = entries(t, o, ++*u, lv[n].entries, f);
+	if (!t->unsettled)
+		return true;
+	mp_snprintf(what, sizeof(what), "a level of %llu entries or more: its %u rests over "
+		    "time ran out before the string past it failed every try; not recorded (the "
+		    "full profile has no bound)", (unsigned long long)lv[n].entries, bound);
+	mp_tlb_note(t, what);
+	return false;
 }
 
 /* Measure and record every level the confirmed steps show. */
@@ -410,9 +424,11 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 		if (v[k] != TLB_BOUNDARY)
 			continue;
 		f = fit_rule(t, o, k);
-		measure(t, o, v, lv, n, k, &u, o->s.x[o->steps.plateau[k].last], &f, false);
-		if (!by_sets(&lv[n]))
-			measure(t, o, v, lv, n, k, &u, lv[n].entries, &f, true);
+		if (!measure(t, o, v, lv, n, k, &u, &f))
+			continue;
+		lv[n].below = o->steps.plateau[k].high;
+		lv[n].above = o->steps.plateau[u].level;
+		mp_tlb_geometry(t, lv, n);
 		if (!mp_tlb_keep(t, &lv[n]))
 			continue;
 		mp_tlb_record(t, &lv[n], n + 1);

@@ -31,6 +31,13 @@ struct tlb_ctx {
 	uint64_t page;           /* page size the memory is mapped with */
 	uint64_t line;           /* element spacing: the L1 line of that side */
 	struct mp_rng g;
+	/*
+	 * Rests the tries over time of the level being measured may still take
+	 * (probe.c, TLB_LEVEL_RESTS), and whether they ran out while a string
+	 * still fitted later than the search found it.
+	 */
+	unsigned rests_left;
+	bool unsettled;
 };
 
 /* What the test knows of one TLB level; 0 where not (yet) measured. */
