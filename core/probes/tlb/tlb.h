@@ -33,8 +33,8 @@ struct tlb_ctx {
 	struct mp_rng g;
 	/*
 	 * Rests the tries over time of the level being measured may still take
-	 * (probe.c, TLB_LEVEL_RESTS), and whether they ran out while a string
-	 * still fitted later than the search found it.
+	 * (probe.c, level_rests), and whether they ran out before the string
+	 * past its count failed every try.
 	 */
 	unsigned rests_left;
 	bool unsettled;
