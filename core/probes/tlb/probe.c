@@ -40,14 +40,6 @@
  */
 #define TLB_TRIES 10u
 #define TLB_REST_US 50000u
-/*
- * Rests a level's tries take at most, by profile (0: no bound): on this
- * guest's ITLB each series of tries let one more page fit, and a level's
- * search crept on for up to 100 rests (5 s a round).
- */
-static const unsigned level_rests[] = {
-	[MP_PROFILE_QUICK] = 3 * TLB_TRIES, [MP_PROFILE_FULL] = 0,
-};
 /* Time bound of one T(1,k) sweep. */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
@@ -264,21 +256,16 @@ static void settle(struct tlb_ctx *t, struct fit_rule *f)
 
 /*
  * Does it fit at any of TLB_TRIES tries over time (the rule settled again
- * at each)?  Not where the platform cannot rest; t->unsettled when the
- * level's rests ran out first.
+ * at each)?  Not where the platform cannot rest.
  */
 static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
 {
 	int ok = 0;
-	unsigned k;
 
-	for (k = 0; k < TLB_TRIES && !ok && t->rests_left > 0 && mp_rest(t->c->p, TLB_REST_US);
-	     k++) {
-		t->rests_left--;
+	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++) {
 		settle(t, f);
 		ok = fits_now(t, pages, f);
 	}
-	t->unsettled |= !ok && k < TLB_TRIES && t->rests_left == 0;
 	return ok;
 }
 
@@ -398,15 +385,13 @@ struct search {
 	struct fit_rule f;
 	uint64_t lo, top;        /* fits; the bound */
 	unsigned fails;          /* tries in a row that lo + 1 did not fit */
-	unsigned rests;          /* tries it may still take (level_rests) */
-	bool open, unsettled;
+	bool open;
 };
 
 /* The level at step k: its rule, and its entries as they fit now. */
 static struct search search_now(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
-	unsigned bound = level_rests[t->c->cfg->profile];
-	struct search s = { .k = k, .u = k + 1, .rests = bound ? bound : ~0u };
+	struct search s = { .k = k, .u = k + 1 };
 
 	s.f = fit_rule(t, o, k);
 	s.top = bound_of(o, s.u);
@@ -418,7 +403,6 @@ static struct search search_now(struct tlb_ctx *t, const struct sweep_out *o, in
 /* One try of an open search: does lo + 1 fit now?  Then it goes on above it. */
 static void try_search(struct tlb_ctx *t, struct search *s)
 {
-	s->rests--;
 	settle(t, &s->f);
 	if (fits_now(t, s->lo + 1, &s->f) == 1) {
 		s->lo = bisect(t, s->lo + 1, s->top, &s->f);
@@ -427,8 +411,6 @@ static void try_search(struct tlb_ctx *t, struct search *s)
 	} else {
 		s->open = ++s->fails < TLB_TRIES;
 	}
-	s->unsettled = s->open && s->rests == 0;
-	s->open &= s->rests > 0;
 }
 
 /*
@@ -453,29 +435,16 @@ static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 
 /*
  * Level n from its search: the steps after it that are one level (*u moves
- * past them, their tries taken alone), the times and geometry.  False,
- * said, when its rests ran out before the string past the count failed
- * every try: the count may be short.
+ * past them, their tries taken alone), the times and geometry; whether it
+ * is kept.
  */
 static bool level_of(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
 		     struct tlb_level *lv, int32_t n, struct search *s, int32_t *u)
 {
-	char what[MP_TEXT_LEN];
-
 	*u = s->u;
 	lv[n].entries = s->lo;
-	t->rests_left = s->rests;
-	t->unsettled = s->unsettled;
 	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
 		lv[n].entries = entries(t, o, ++*u, lv[n].entries, &s->f);
-	if (t->unsettled) {
-		mp_snprintf(what, sizeof(what), "a level of %llu entries or more: its %u rests "
-			    "over time ran out before the string past it failed every try; not "
-			    "recorded (the full profile has no bound)",
-			    (unsigned long long)lv[n].entries, level_rests[t->c->cfg->profile]);
-		mp_tlb_note(t, what);
-		return false;
-	}
 	lv[n].below = o->steps.plateau[s->k].high;
 	lv[n].above = o->steps.plateau[*u].level;
 	mp_tlb_geometry(t, lv, n);

@@ -31,13 +31,6 @@ struct tlb_ctx {
 	uint64_t page;           /* page size the memory is mapped with */
 	uint64_t line;           /* element spacing: the L1 line of that side */
 	struct mp_rng g;
-	/*
-	 * Rests the tries over time of the level being measured may still take
-	 * (probe.c, level_rests), and whether they ran out before the string
-	 * past its count failed every try.
-	 */
-	unsigned rests_left;
-	bool unsettled;
 };
 
 /* What the test knows of one TLB level; 0 where not (yet) measured. */
