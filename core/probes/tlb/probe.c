@@ -305,6 +305,14 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
 	return f;
 }
 
+/* The bound of a search whose level's plateau above is u's: the point after its first. */
+static uint64_t bound_of(const struct sweep_out *o, int32_t u)
+{
+	int32_t above = o->steps.plateau[u].first + 1;
+
+	return o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
+}
+
 /*
  * Entries: the most pages that still run at the time of the plateau the
  * rule `f` was made for (its highest point, as in mp_footprint_refine),
@@ -315,8 +323,7 @@ static struct fit_rule fit_rule(struct tlb_ctx *t, const struct sweep_out *o, in
 static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
 			struct fit_rule *f)
 {
-	int32_t above = o->steps.plateau[u].first + 1;
-	uint64_t top = o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
+	uint64_t top = bound_of(o, u);
 
 	for (;;) {
 		lo = bisect(t, lo, top, f);
@@ -369,28 +376,103 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 	}
 }
 
-/* Measure and record every level the confirmed steps show. */
+/*
+ * The search for the entries of the level at step k (entries()), its
+ * tries over time taken beside the other levels' (joint_tries).
+ */
+struct search {
+	int32_t k, u;            /* the level's step; the step whose plateau above bounds it */
+	struct fit_rule f;
+	uint64_t lo, top;        /* fits; the bound */
+	unsigned fails;          /* tries in a row that lo + 1 did not fit */
+	bool open;
+};
+
+/* The level at step k: its rule, and its entries as they fit now. */
+static struct search search_now(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	struct search s = { .k = k, .u = k + 1 };
+
+	s.f = fit_rule(t, o, k);
+	s.top = bound_of(o, s.u);
+	s.lo = bisect(t, o->s.x[o->steps.plateau[k].last], s.top, &s.f);
+	s.open = s.lo + 1 < s.top;
+	return s;
+}
+
+/* One try of an open search: does lo + 1 fit now?  Then it goes on above it. */
+static void try_search(struct tlb_ctx *t, struct search *s)
+{
+	settle(t, &s->f);
+	if (fits_now(t, s->lo + 1, &s->f) == 1) {
+		s->lo = bisect(t, s->lo + 1, s->top, &s->f);
+		s->fails = 0;
+		s->open = s->lo + 1 < s->top;
+	} else {
+		s->open = ++s->fails < TLB_TRIES;
+	}
+}
+
+/*
+ * The tries over time of every level at once: after each rest, one try of
+ * each search still open, so that the levels share the rests (each still
+ * has TLB_TRIES tries in a row, TLB_REST_US apart at least).
+ */
+static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
+{
+	for (;;) {
+		bool open = false;
+
+		for (int32_t i = 0; i < n; i++)
+			open |= s[i].open;
+		if (!open || !mp_rest(t->c->p, TLB_REST_US))
+			return;
+		for (int32_t i = 0; i < n; i++)
+			if (s[i].open)
+				try_search(t, &s[i]);
+	}
+}
+
+/*
+ * Level n from its search: the steps after it that are one level (*u moves
+ * past them, their tries taken alone), the times and geometry; whether it
+ * is kept.
+ */
+static bool level_of(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
+		     struct tlb_level *lv, int32_t n, struct search *s, int32_t *u)
+{
+	*u = s->u;
+	lv[n].entries = s->lo;
+	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
+		lv[n].entries = entries(t, o, ++*u, lv[n].entries, &s->f);
+	lv[n].below = o->steps.plateau[s->k].high;
+	lv[n].above = o->steps.plateau[*u].level;
+	mp_tlb_geometry(t, lv, n);
+	return mp_tlb_keep(t, &lv[n]);
+}
+
+/*
+ * Measure and record every level the confirmed steps show: each searched
+ * now, then the tries over time of all together, then each level in turn.
+ * A step that turns out one level with the step before it is not a level
+ * of its own (its search is dropped).
+ */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
+	static struct search s[MP_STEPS_MAX];
 	struct tlb_level lv[MP_STEPS_MAX] = { 0 };
 	enum verdict v[MP_STEPS_MAX];
-	int32_t n = 0, u;
+	int32_t n = 0, ns = 0, u = 0;
 
 	confirm_all(t, o, v);
-	for (int32_t k = 0; k < o->steps.nsteps && n < MP_STEPS_MAX; k = u) {
-		struct fit_rule f;
-
-		u = k + 1;
-		if (v[k] != TLB_BOUNDARY)
-			continue;
-		f = fit_rule(t, o, k);
-		lv[n].entries = entries(t, o, u, o->s.x[o->steps.plateau[k].last], &f);
-		while (u < o->steps.nsteps && one_level(o, v, u, lv[n].entries))
-			lv[n].entries = entries(t, o, ++u, lv[n].entries, &f);
-		lv[n].below = o->steps.plateau[k].high;
-		lv[n].above = o->steps.plateau[u].level;
-		mp_tlb_geometry(t, lv, n);
-		if (!mp_tlb_keep(t, &lv[n]))
+	for (int32_t k = 0; k < o->steps.nsteps && ns < MP_STEPS_MAX; k++)
+		if (v[k] == TLB_BOUNDARY)
+			s[ns++] = search_now(t, o, k);
+	joint_tries(t, s, ns);
+	for (int32_t i = 0; i < ns && n < MP_STEPS_MAX; i++) {
+		if (s[i].k < u)
+			continue;            /* one level with the one before */
+		if (!level_of(t, o, v, lv, n, &s[i], &u))
 			continue;
 		mp_tlb_record(t, &lv[n], n + 1);
 		n++;
