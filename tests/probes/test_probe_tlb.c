@@ -106,7 +106,7 @@ static void hashed_stlb(void)
 	CHECK(l2 && l2->entries * 100 >= 1536 * 95 && l2->entries * 100 <= 1536 * 105 &&
 	      l2->ways == MP_NA, "hashed-stlb: STLB 1536 entries (%lld), ways not measured",
 	      l2 ? (long long)l2->entries : -1ll);
-	CHECK(ps_note(&s.r, "index is hashed over the page number") != NULL,
+	CHECK(ps_note(&s.r, "hashed over the page number") != NULL,
 	      "hashed-stlb: the note says the index is hashed");
 	ps_close(&s);
 }

@@ -34,12 +34,6 @@
  * least this fraction of T(1,k)'s rise and by more than the noise.
  */
 #define TLB_CONFIRM_FRAC 0.5
-/*
- * Tries of the first string past a level's entries, TLB_REST_US apart
- * (docs/algorithms.md, "TLBs", over time).
- */
-#define TLB_TRIES 10u
-#define TLB_REST_US 50000u
 /* Time bound of one T(1,k) sweep. */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
@@ -255,14 +249,14 @@ static void settle(struct tlb_ctx *t, struct fit_rule *f)
 }
 
 /*
- * Does it fit at any of TLB_TRIES tries over time (the rule settled again
+ * Does it fit at any of MP_TLB_TRIES tries over time (the rule settled again
  * at each)?  Not where the platform cannot rest.
  */
 static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
 {
 	int ok = 0;
 
-	for (unsigned k = 0; k < TLB_TRIES && !ok && mp_rest(t->c->p, TLB_REST_US); k++) {
+	for (unsigned k = 0; k < MP_TLB_TRIES && !ok && mp_rest(t->c->p, MP_TLB_REST_US); k++) {
 		settle(t, f);
 		ok = fits_now(t, pages, f);
 	}
@@ -409,14 +403,14 @@ static void try_search(struct tlb_ctx *t, struct search *s)
 		s->fails = 0;
 		s->open = s->lo + 1 < s->top;
 	} else {
-		s->open = ++s->fails < TLB_TRIES;
+		s->open = ++s->fails < MP_TLB_TRIES;
 	}
 }
 
 /*
  * The tries over time of every level at once: after each rest, one try of
  * each search still open, so that the levels share the rests (each still
- * has TLB_TRIES tries in a row, TLB_REST_US apart at least).
+ * has MP_TLB_TRIES tries in a row, MP_TLB_REST_US apart at least).
  */
 static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 {
@@ -425,7 +419,7 @@ static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 
 		for (int32_t i = 0; i < n; i++)
 			open |= s[i].open;
-		if (!open || !mp_rest(t->c->p, TLB_REST_US))
+		if (!open || !mp_rest(t->c->p, MP_TLB_REST_US))
 			return;
 		for (int32_t i = 0; i < n; i++)
 			if (s[i].open)
