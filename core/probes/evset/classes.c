@@ -9,6 +9,8 @@
 
 /* The first prefix of the pool tried as an eviction set: this fraction of it. */
 #define EVSET_PREFIX_DIV 16u
+/* Reductions of one victim's set, each from the start, before it is given up. */
+#define EVSET_FIND_TRIES 3u
 
 /* The minimal sets of the first classes, kept to recognise a class's stragglers. */
 #define KEPT_CLASSES 512u
@@ -25,7 +27,7 @@ int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, u
 	int ev;
 
 	*p = n / EVSET_PREFIX_DIV ? n / EVSET_PREFIX_DIV : n;
-	while ((ev = mp_evset_evicts(e, victim, pool, *p)) == 0 && *p < n && !mp_evset_late(e))
+	while ((ev = mp_evset_confirmed(e, victim, pool, *p)) == 0 && *p < n && !mp_evset_late(e))
 		*p = 2 * *p < n ? 2 * *p : n;
 	return ev;
 }
@@ -33,15 +35,21 @@ int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, u
 int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		  uint64_t *out, uint64_t *m)
 {
-	uint64_t p;
-	int ev = mp_evset_prefix(e, victim, pool, n, &p), st;
+	int st = 2;
 
-	if (ev <= 0)
-		return ev;
-	mp_memcpy(out, pool, p * sizeof(*pool));
-	*m = p;
-	st = mp_evset_reduce(e, victim, out, m);
-	return st < 0 ? -1 : st == 1 ? 2 : 1;
+	for (unsigned i = 0; i < EVSET_FIND_TRIES && st == 2; i++) {
+		uint64_t p;
+		int ev = mp_evset_prefix(e, victim, pool, n, &p);
+
+		if (ev <= 0)
+			return ev;
+		/* A prefix with barely the ways' lines evicts barely: twice as many the next time. */
+		p = p << i < n ? p << i : n;
+		mp_memcpy(out, pool, p * sizeof(*pool));
+		*m = p;
+		st = mp_evset_reduce(e, victim, out, m);
+	}
+	return st < 0 ? -1 : st == 0 ? 1 : st == 1 ? 2 : 3;
 }
 
 int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64_t m)
@@ -134,6 +142,8 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		return stop(out, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
 		return stop(out, "the time bound passed before every class was found");
+	if (st == 3)
+		return stop(out, "a class's reductions all lost the eviction (a noisy host)");
 	if (m >= 2 * out->ways)
 		return stop(out, "a set without a tail may hold another class's ways");
 	if ((dup = seen(e, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)

@@ -74,13 +74,17 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
  */
 int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
-/* How many lines of the set it still evicts the victim without (each tested alone); -1 failed. */
+/*
+ * How many lines of the set it still evicts the victim without, in two
+ * tests running (mp_evset_confirmed), each line tested alone; -1 failed.
+ */
 int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
  * Reduce a set that evicts the victim to a minimal one, in place; its
- * size in *n.  0 when done, 1 when the deadline passed first, -1 when a
- * run failed.
+ * size in *n.  0 when done, 1 when the deadline passed first, 2 when the
+ * set stopped evicting the victim and no group dropped could be put back
+ * (or stayed larger than any cache's ways), -1 when a run failed.
  */
 int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n);
 
@@ -93,18 +97,19 @@ int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 		  uint64_t *line);
 
 /*
- * The shortest prefix of pool[0 .. n) that evicts the victim, doubling
- * from a sixteenth, in *p.  1 found, 0 the pool does not evict it, -1 a
- * run failed.
+ * The shortest prefix of pool[0 .. n) that evicts the victim in two tests,
+ * doubling from a sixteenth, in *p.  1 found, 0 the pool does not evict
+ * it, -1 a run failed.
  */
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p);
 
 /*
  * A minimal set for the victim out of pool[0 .. n): the shortest prefix
- * of the pool that evicts it, reduced; into
- * set (room for n), its size in *m.  1 found, 0 the pool does not evict
- * the victim, 2 the deadline passed, -1 a run failed.
+ * of the pool that evicts it, reduced (when the reduction loses the
+ * eviction, again from a prefix twice as long, up to three times in all); into set (room for n),
+ * its size in *m.  1 found, 0 the pool does not evict the victim, 2 the
+ * deadline passed, 3 every reduction lost the eviction, -1 a run failed.
  */
 int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		  uint64_t *set, uint64_t *m);

@@ -24,7 +24,7 @@
 #define EVSET_POOL_FACTOR 4u
 #define EVSET_MIN_PAGES 2048u
 /* Passes over the set and the tail, and tries of a victim, per test. */
-#define EVSET_PASSES 1u
+#define EVSET_PASSES 2u
 #define EVSET_TRIALS 2u
 /* Tries whose least time calibrates the threshold; how far apart the two must be. */
 #define EVSET_CALIBRATE_TRIES 5u
@@ -211,6 +211,13 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 	return 0;
 }
 
+/* Why mp_evset_find found no set, by its result (0, 2, 3). */
+static const char *const find_why[] = {
+	[0] = "the candidates do not evict a victim at this level's latency",
+	[2] = "the time bound passed before a minimal set was found",
+	[3] = "every reduction lost the eviction (a noisy host)",
+};
+
 /*
  * The tail, picked with the shortest evicting prefix of the pool; where
  * that evicts most candidates (every class near its threshold), with the
@@ -220,13 +227,21 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
 {
 	uint64_t m1 = p;
+	int st, ev = 0;
 
 	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
 		return -1;
 	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
 		return 0;
 	mp_memcpy(set, pool, p * sizeof(*pool));
-	if (mp_evset_reduce(e, rn->x, set, &m1) < 0 || pick_tail(rn, e, lv, set, m1, nt) < 0)
+	if ((st = mp_evset_reduce(e, rn->x, set, &m1)) < 0)
+		return -1;
+	/* A set that does not evict the victim would put its congruent lines in the tail. */
+	if (st == 0 && (ev = mp_evset_confirmed(e, rn->x, set, m1)) < 0)
+		return -1;
+	if (st != 0 || ev != 1)
+		return lv->why = find_why[st == 1 ? 2 : 3], 0;
+	if (pick_tail(rn, e, lv, set, m1, nt) < 0)
 		return -1;
 	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
 		lv->why = "too few candidates congruent above but not here";
@@ -235,8 +250,10 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
 
 /*
  * The minimal set tested again: it must evict the victim in most of
- * EVSET_RECHECKS tests and, without any one of its lines, in none (every
- * line needed: minimal indeed), and be no
+ * EVSET_RECHECKS tests and, without any one of its lines, not in two
+ * tests running (every line needed: minimal indeed; one noisy test is no
+ * unneeded line, while a line not needed leaves a set that evicts in every
+ * test), and be no
  * larger than the most ways a set is kept for (noise that hides evictions
  * leaves hundreds of lines "each needed"; on a busy host a test of a true
  * set fails one time in ten, and a noisy reduction can stop at a set of
@@ -262,10 +279,27 @@ static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
 	return 2 * all > EVSET_RECHECKS && less == 0;
 }
 
-static const char *find_why(int st)
+/*
+ * A minimal set that holds up, looked for EVSET_ATTEMPTS times (a search
+ * whose reductions all lost the eviction is one of them); into set, its
+ * size in *mm.  1 found, 0 not (lv->why), -1 failed.
+ */
+static int held_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm)
 {
-	return st == 0 ? "the candidates do not evict a victim at this level's latency"
-		       : "the time bound passed before a minimal set was found";
+	int st = 0;
+
+	for (unsigned i = 0; i < EVSET_ATTEMPTS; i++) {
+		int held = 0;
+
+		if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, mm)) < 0)
+			return -1;
+		if (st == 0 || st == 2)
+			return lv->why = find_why[st], 0;
+		if (st == 1 && (held = repeatable(e, rn->x, *mm)) != 0)
+			return held;
+	}
+	lv->why = st == 3 ? find_why[3] : "no minimal set held up when tested again";
+	return 0;
 }
 
 /*
@@ -278,22 +312,15 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 	int st = mp_evset_prefix(e, rn->x, pool, lv->n, &p);
 
 	if (st != 1)
-		return st < 0 ? -1 : (lv->why = find_why(st), 0);
+		return st < 0 ? -1 : (lv->why = find_why[st], 0);
 	if (tail_of(rn, e, lv, p, &nt) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
 	e->tail = tail;
 	e->ntail = nt;
-	for (unsigned i = 0, held = 0; !held; i++) {
-		if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &mm)) != 1)
-			return st < 0 ? -1 : (lv->why = find_why(st), 0);
-		if ((st = repeatable(e, rn->x, mm)) < 0)
-			return -1;
-		held = (unsigned)st;
-		if (!held && i + 1 == EVSET_ATTEMPTS)
-			return lv->why = "no minimal set held up when tested again", 0;
-	}
+	if ((st = held_set(rn, e, lv, &mm)) <= 0)
+		return st;
 	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
 		return -1;
 	lv->ways = mm;
