@@ -541,6 +541,9 @@ static const char *settle(struct run *rn, struct mp_cache *rec, const struct lev
 						  : "compact sets stand; eviction sets disagree")
 				: "compact sets stand";
 	}
+	/* A whole record is not traded for one without a size that agrees with it. */
+	if (lv->ways && !lv->size && compact_measured(rec) && agree(rec, lv))
+		return "the record stands; eviction sets agree on ways and line, size not measured";
 	if (lv->ways)
 		record(rec, lv);
 	if (!rn->contiguous)
