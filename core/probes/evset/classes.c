@@ -42,7 +42,7 @@ int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uin
 		int ev = mp_evset_prefix(e, victim, pool, n, &p);
 
 		if (ev <= 0)
-			return ev;
+			return ev < 0 ? -1 : e->late ? 2 : 0;
 		/* A prefix with barely the ways' lines evicts barely: twice as many the next time. */
 		p = p << i < n ? p << i : n;
 		mp_memcpy(out, pool, p * sizeof(*pool));
@@ -153,6 +153,8 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	if (!dup)
 		keep(out->count, set, m);
 	out->count += !dup;
+	out->same += !dup && m == out->ways;
+	out->other += !dup && m != out->ways;
 	return 1;
 }
 

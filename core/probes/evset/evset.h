@@ -122,6 +122,7 @@ struct mp_evset_classes {
 	uint64_t count;         /* classes found */
 	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
+	uint64_t same, other;   /* classes counted whose minimal set has `ways` lines, and not */
 	const char *why;        /* incomplete: why */
 };
 

@@ -54,6 +54,9 @@ struct level {
 /* The level above's tester and minimal set: congruence there picks the tail here. */
 #define UPPER_SET MP_EVSET_MAX_WAYS
 #define UPPER_TAIL 512u
+/* The second class's set and tail (corroborate); its victims tried at most. */
+#define EVSET_SECOND 4u
+static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL];
 struct upper {
 	struct mp_evset e;
 	uint64_t set[UPPER_SET];
@@ -260,7 +263,7 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
  * many classes whose extra lines are not needed: docs/algorithms.md,
  * "Eviction sets").  1 holds up, 0 not, -1 a run failed.
  */
-static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
+static int repeatable(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
 {
 	unsigned all = 0;
 	int less;
@@ -268,37 +271,118 @@ static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
 	if (m > UPPER_SET || m < 1)
 		return 0;
 	for (unsigned i = 0; i < EVSET_RECHECKS; i++) {
-		int a = mp_evset_evicts(e, x, set, m);
+		int a = mp_evset_evicts(e, x, s, m);
 
 		if (a < 0)
 			return -1;
 		all += (unsigned)a;
 	}
-	if ((less = mp_evset_unneeded(e, x, set, m)) < 0)
+	if ((less = mp_evset_unneeded(e, x, s, m)) < 0)
 		return -1;
 	return 2 * all > EVSET_RECHECKS && less == 0;
 }
 
 /*
- * A minimal set that holds up, looked for EVSET_ATTEMPTS times (a search
- * whose reductions all lost the eviction is one of them); into set, its
- * size in *mm.  1 found, 0 not (lv->why), -1 failed.
+ * A minimal set for victim x that holds up, looked for EVSET_ATTEMPTS
+ * times (a search whose reductions all lost the eviction is one of them);
+ * into out, its size in *mm.  1 found, 0 not (lv->why), -1 failed.
  */
-static int held_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm)
+static int held_set(struct mp_evset *e, struct level *lv, uint64_t x, uint64_t *out,
+		    uint64_t *mm)
 {
 	int st = 0;
 
 	for (unsigned i = 0; i < EVSET_ATTEMPTS; i++) {
 		int held = 0;
 
-		if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, mm)) < 0)
+		if ((st = mp_evset_find(e, x, pool, lv->n, out, mm)) < 0)
 			return -1;
 		if (st == 0 || st == 2)
 			return lv->why = find_why[st], 0;
-		if (st == 1 && (held = repeatable(e, rn->x, *mm)) != 0)
+		if (st == 1 && (held = repeatable(e, x, out, *mm)) != 0)
 			return held;
 	}
 	lv->why = st == 3 ? find_why[3] : "no minimal set held up when tested again";
+	return 0;
+}
+
+/* Does the set evict candidate y: 1 in two tests running, 0 in neither, 2 in one. */
+static int evicted_twice(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t y)
+{
+	int a = mp_evset_evicts(e, y, s, m), b = a < 0 ? a : mp_evset_evicts(e, y, s, m);
+
+	return a < 0 || b < 0 ? -1 : a && b ? 1 : a || b ? 2 : 0;
+}
+
+/*
+ * Other classes to bear out the ways: their victims the first
+ * EVSET_SECOND candidates x's set (m lines) evicts in neither of two tests
+ * (a candidate the pool cannot evict, one let into a pool of lines
+ * congruent above by a noisy test, is passed over); their tail x, x's set
+ * and candidates that set evicts in both (x's class: congruent above with
+ * every candidate, here with none of the others), EVSET_TAIL_FACTOR times
+ * the most ways above.  Into tail2 and vs.  1 found, 0 too few candidates
+ * for the tail, 2 no other class, -1 failed.
+ */
+static int second_class(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m,
+			uint64_t *nt, uint64_t *vs, unsigned *nv)
+{
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+
+	*nv = 0;
+	*nt = 0;
+	tail2[(*nt)++] = rn->x;
+	for (uint64_t i = 0; i < m && *nt < UPPER_TAIL; i++)
+		tail2[(*nt)++] = set[i];
+	for (uint64_t i = 0; i < lv->n && (*nt < want || *nv < EVSET_SECOND); i++) {
+		int in = mp_evset_member(set, m, pool[i]) ? 3 : evicted_twice(e, set, m, pool[i]);
+
+		if (in < 0)
+			return -1;
+		if (in == 1 && *nt < want && *nt < UPPER_TAIL)
+			tail2[(*nt)++] = pool[i];
+		if (in == 0 && *nv < EVSET_SECOND)
+			vs[(*nv)++] = pool[i];
+	}
+	return !*nv ? 2 : *nt >= want;
+}
+
+/* The pool without tail2's lines (a tail is disjoint from every set). */
+static void without_tail2(struct level *lv, uint64_t nt)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (!mp_evset_member(tail2, nt, pool[i]))
+			pool[kept++] = pool[i];
+	lv->n = kept;
+}
+
+/*
+ * The ways borne out by a second class (where the count did not bear them
+ * out): a minimal set is a line short where a line in use all the time
+ * (the page walks' own, a neighbour's) holds a way of its set, so one
+ * victim's set alone may count a way too few; the second class's minimal
+ * set, found with a tail of x's class, must have as many lines.  1 it
+ * does (or there is no other class), 0 not (lv->why), -1 failed.
+ */
+static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m)
+{
+	struct mp_evset e2 = *e;
+	uint64_t vs[EVSET_SECOND], m2 = 0;
+	unsigned nv;
+	int st = second_class(rn, e, lv, m, &e2.ntail, vs, &nv);
+
+	if (st != 1)
+		return st < 0 ? -1 : st == 2 ? 1 : (lv->why = "too few candidates for a second class", 0);
+	without_tail2(lv, e2.ntail);
+	e2.tail = tail2;
+	for (unsigned i = 0; i < nv; i++) {
+		if ((st = held_set(&e2, lv, vs[i], set2, &m2)) < 0)
+			return -1;
+		if (st == 1)
+			return m2 == m ? 1 : (lv->why = "a second class's minimal set has another size", 0);
+	}
 	return 0;
 }
 
@@ -312,14 +396,14 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 	int st = mp_evset_prefix(e, rn->x, pool, lv->n, &p);
 
 	if (st != 1)
-		return st < 0 ? -1 : (lv->why = find_why[st], 0);
+		return st < 0 ? -1 : (lv->why = find_why[e->late ? 2 : 0], 0);
 	if (tail_of(rn, e, lv, p, &nt) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
 	e->tail = tail;
 	e->ntail = nt;
-	if ((st = held_set(rn, e, lv, &mm)) <= 0)
+	if ((st = held_set(e, lv, rn->x, set, &mm)) <= 0)
 		return st;
 	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
 		return -1;
@@ -363,12 +447,13 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
  * ways (docs/algorithms.md), where the way is at least a page (the victim
  * half a page on is not evicted) and every class was found.
  */
-static int size(struct run *rn, struct mp_evset *e, struct level *lv)
+static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne)
 {
 	struct mp_evset_classes k;
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
 
+	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
 	e->tail = NULL;
@@ -377,6 +462,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 		return -1;
 	if (mp_evset_count(e, pool, lv->n, lv->ways, &k) < 0)
 		return -1;
+	*borne = k.same > k.other;
 	if (lv->within)
 		return within_size(rn, lv, &k);
 	lv->classes = k.count;
@@ -386,15 +472,19 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 	return 0;
 }
 
-static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
+/* The platform's clock when a level's time (by profile) from now is up. */
+static uint64_t deadline(const struct run *rn)
 {
 	struct mp_platform *p = rn->c->p;
-	double seconds = level_seconds[rn->c->cfg->profile];
 
+	return mp_now(p) + (uint64_t)(level_seconds[rn->c->cfg->profile] * (double)p->tick_hz);
+}
+
+static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
+{
 	*e = (struct mp_evset){
 		.c = rn->c, .base = rn->m.base, .bytes = rn->m.bytes, .page = rn->m.page_bytes,
-		.passes = EVSET_PASSES, .trials = EVSET_TRIALS,
-		.deadline = mp_now(p) + (uint64_t)(seconds * (double)p->tick_hz),
+		.passes = EVSET_PASSES, .trials = EVSET_TRIALS, .deadline = deadline(rn),
 	};
 	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
 	/*
@@ -434,9 +524,30 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
+/*
+ * The ways the count did not bear out (most of its classes' minimal sets
+ * of another size): a second class's must (corroborate), else the level
+ * is not measured.  0 (lv says what), -1 failed.
+ */
+static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	const char *why = lv->why;
+	int st;
+
+	e->deadline = deadline(rn);
+	e->late = false;
+	if (pool_of(rn, lv) < 0 || (st = corroborate(rn, e, lv, lv->ways)) < 0)
+		return -1;
+	if (st == 1)
+		return lv->why = why, 0;
+	lv->ways = lv->size = lv->line = lv->classes = 0;
+	return 0;
+}
+
 static int measure(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
+	bool borne = false;
 
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
@@ -448,7 +559,9 @@ static int measure(struct run *rn, struct level *lv)
 	if (geometry(rn, &e, lv) < 0)
 		return -1;
 	kept = e;
-	if (lv->ways && size(rn, &e, lv) < 0)
+	if (lv->ways && size(rn, &e, lv, &borne) < 0)
+		return -1;
+	if (lv->ways && !borne && borne_out(rn, &kept, lv) < 0)
 		return -1;
 	keep_upper(rn, &kept, lv);
 	return 0;
