@@ -20,6 +20,10 @@ static uint64_t set[MP_EVSET_MAX_POOL];
 static uint64_t victims[MP_EVSET_MAX_CLASSES];
 static uint64_t kept[KEPT_CLASSES][KEPT_LINES];
 static uint64_t kept_n[KEPT_CLASSES];
+/* Victims whose class was not found, set aside at most (set_aside). */
+#define EVSET_ASIDE 4u
+static uint64_t aside[EVSET_ASIDE];
+static unsigned naside;
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -127,7 +131,34 @@ static void keep(uint64_t i, const uint64_t *s, uint64_t m)
 	mp_memcpy(kept[i], s, kept_n[i] * sizeof(*s));
 }
 
-/* One class more: 1 counted or a straggler dropped, 0 stopped (out->why), -1 failed. */
+/*
+ * A victim whose class was not found (too few candidates left, the
+ * reductions lost, too large a set) set aside, up to EVSET_ASIDE of them:
+ * another victim may find its class; at the end each must belong to a
+ * class counted (aside_counted).  1 set aside, 0 stopped (out->why).
+ */
+static int set_aside(struct mp_evset_classes *out, uint64_t x, const char *why)
+{
+	if (naside == EVSET_ASIDE)
+		return stop(out, why);
+	aside[naside++] = x;
+	out->why = why;
+	return 1;
+}
+
+/* Does every victim set aside belong to a class counted?  1, 0 (out->why), -1 failed. */
+static int aside_counted(struct mp_evset *e, struct mp_evset_classes *out)
+{
+	for (unsigned i = 0; i < naside; i++) {
+		int st = straggler(e, aside[i], out->count);
+
+		if (st <= 0)
+			return st;
+	}
+	return 1;
+}
+
+/* One class more: 1 counted or a straggler dropped or set aside, 0 stopped (out->why), -1 failed. */
 static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      struct mp_evset_classes *out)
 {
@@ -139,13 +170,13 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	if (st == 0 && (dup = straggler(e, x, out->count)) != 0)
 		return dup;
 	if (st == 0)
-		return stop(out, "a class has too few candidates in the pool to evict its own");
+		return set_aside(out, x, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
 		return stop(out, "the time bound passed before every class was found");
 	if (st == 3)
-		return stop(out, "a class's reductions all lost the eviction (a noisy host)");
+		return set_aside(out, x, "a class's reductions all lost the eviction (a noisy host)");
 	if (m >= 2 * out->ways)
-		return stop(out, "a set without a tail may hold another class's ways");
+		return set_aside(out, x, "a set without a tail may hold another class's ways");
 	if ((dup = seen(e, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)
 		return -1;
 	if (!dup && out->count < MP_EVSET_MAX_CLASSES)
@@ -161,15 +192,18 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   struct mp_evset_classes *out)
 {
-	*out = (struct mp_evset_classes){ .ways = ways };
-	while (n > 0) {
-		int st = next_class(e, pool, &n, out);
+	int st;
 
-		if (st <= 0)
+	*out = (struct mp_evset_classes){ .ways = ways };
+	naside = 0;
+	while (n > 0) {
+		if ((st = next_class(e, pool, &n, out)) <= 0)
 			return st;
 		if (e->late && n > 0)
 			return stop(out, "the time bound passed before every class was found");
 	}
+	if ((st = aside_counted(e, out)) <= 0)
+		return st;
 	out->complete = true;
 	return 0;
 }

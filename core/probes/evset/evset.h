@@ -132,10 +132,12 @@ struct mp_evset_classes {
  * candidate that set evicts, until none is left.  A set found without a
  * tail may hold more lines than the ways (those of the levels above too):
  * only which candidates it evicts counts, so long as it holds fewer than
- * `ways` lines more (else they may be another class's whole set, and the
- * count stops).  A set that evicts the victim
- * of a class counted before is that class again, not counted twice.  -1
- * when a run failed.
+ * `ways` lines more (else they may be another class's whole set).  A
+ * victim whose class is not found (that, too few candidates left, or the
+ * reductions lost) is set aside, four at most, and must in the end be
+ * evicted by a class counted; else the count stops.  A set that evicts
+ * the victim of a class counted before is that class again, not counted
+ * twice.  -1 when a run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   struct mp_evset_classes *out);
