@@ -223,27 +223,26 @@ static const char *const find_why[] = {
 
 /*
  * The tail, picked with the shortest evicting prefix of the pool; where
- * that evicts most candidates (every class near its threshold), with the
- * prefix reduced to a minimal set without a tail.  0 picked or lv->why
+ * that evicts most candidates (every class near its threshold), with a
+ * minimal set without a tail (mp_evset_find).  0 picked or lv->why
  * set, -1 failed.
  */
 static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
 {
-	uint64_t m1 = p;
+	uint64_t m1 = 0;
 	int st, ev = 0;
 
 	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
 		return -1;
 	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
 		return 0;
-	mp_memcpy(set, pool, p * sizeof(*pool));
-	if ((st = mp_evset_reduce(e, rn->x, set, &m1)) < 0)
+	if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &m1)) < 0)
 		return -1;
 	/* A set that does not evict the victim would put its congruent lines in the tail. */
-	if (st == 0 && (ev = mp_evset_confirmed(e, rn->x, set, m1)) < 0)
+	if (st == 1 && (ev = mp_evset_confirmed(e, rn->x, set, m1)) < 0)
 		return -1;
-	if (st != 0 || ev != 1)
-		return lv->why = find_why[st == 1 ? 2 : 3], 0;
+	if (st != 1 || ev != 1)
+		return lv->why = find_why[st == 1 ? 3 : st], 0;
 	if (pick_tail(rn, e, lv, set, m1, nt) < 0)
 		return -1;
 	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
