@@ -29,9 +29,9 @@
 
 /*
  * The tester of one level: a victim is "evicted" by a set when, loaded,
- * then the tail, the set and the tail again traversed `passes` times each
- * in a fresh random order, it loads slower than `slow` ticks in one of
- * `trials` tries.  The tail
+ * then `passes` times the tail, the set and the tail again traversed (each
+ * in a fresh random order), it loads slower than `slow` ticks in every one
+ * of `trials` tries.  The tail
  * (none, or lines congruent with the victim at every level above but not
  * at this one) takes the victim out of the levels above whatever the set
  * does there, so that a minimal set counts this level's ways alone.

@@ -23,7 +23,7 @@
  * so that every class has some four times its ways (docs/algorithms.md). */
 #define EVSET_POOL_FACTOR 4u
 #define EVSET_MIN_PAGES 2048u
-/* Passes over the set and the tail, and tries of a victim, per test. */
+/* Passes of tail, set, tail per try (docs/algorithms.md, "The test"), and tries of a victim, per test. */
 #define EVSET_PASSES 2u
 #define EVSET_TRIALS 2u
 /* Tries whose least time calibrates the threshold; how far apart the two must be. */
