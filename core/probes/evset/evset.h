@@ -29,9 +29,9 @@
 
 /*
  * The tester of one level: a victim is "evicted" by a set when, loaded,
- * then the tail, the set and the tail again traversed `passes` times each
- * in a fresh random order, it loads slower than `slow` ticks in one of
- * `trials` tries.  The tail
+ * then `passes` times the tail, the set and the tail again traversed (each
+ * in a fresh random order), it loads slower than `slow` ticks in every one
+ * of `trials` tries.  The tail
  * (none, or lines congruent with the victim at every level above but not
  * at this one) takes the victim out of the levels above whatever the set
  * does there, so that a minimal set counts this level's ways alone.
@@ -74,13 +74,17 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
  */
 int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
-/* How many lines of the set it still evicts the victim without (each tested alone); -1 failed. */
+/*
+ * How many lines of the set it still evicts the victim without, in two
+ * tests running (mp_evset_confirmed), each line tested alone; -1 failed.
+ */
 int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
  * Reduce a set that evicts the victim to a minimal one, in place; its
- * size in *n.  0 when done, 1 when the deadline passed first, -1 when a
- * run failed.
+ * size in *n.  0 when done, 1 when the deadline passed first, 2 when the
+ * set stopped evicting the victim and no group dropped could be put back
+ * (or stayed larger than any cache's ways), -1 when a run failed.
  */
 int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n);
 
@@ -93,18 +97,19 @@ int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 		  uint64_t *line);
 
 /*
- * The shortest prefix of pool[0 .. n) that evicts the victim, doubling
- * from a sixteenth, in *p.  1 found, 0 the pool does not evict it, -1 a
- * run failed.
+ * The shortest prefix of pool[0 .. n) that evicts the victim in two tests,
+ * doubling from a sixteenth, in *p.  1 found, 0 the pool does not evict
+ * it, -1 a run failed.
  */
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p);
 
 /*
  * A minimal set for the victim out of pool[0 .. n): the shortest prefix
- * of the pool that evicts it, reduced; into
- * set (room for n), its size in *m.  1 found, 0 the pool does not evict
- * the victim, 2 the deadline passed, -1 a run failed.
+ * of the pool that evicts it, reduced (when the reduction loses the
+ * eviction, again from a prefix twice as long, up to three times in all); into set (room for n),
+ * its size in *m.  1 found, 0 the pool does not evict the victim, 2 the
+ * deadline passed, 3 every reduction lost the eviction, -1 a run failed.
  */
 int mp_evset_find(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		  uint64_t *set, uint64_t *m);
@@ -117,6 +122,7 @@ struct mp_evset_classes {
 	uint64_t count;         /* classes found */
 	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
+	uint64_t same, other;   /* classes counted whose minimal set has `ways` lines, and not */
 	const char *why;        /* incomplete: why */
 };
 
@@ -126,10 +132,12 @@ struct mp_evset_classes {
  * candidate that set evicts, until none is left.  A set found without a
  * tail may hold more lines than the ways (those of the levels above too):
  * only which candidates it evicts counts, so long as it holds fewer than
- * `ways` lines more (else they may be another class's whole set, and the
- * count stops).  A set that evicts the victim
- * of a class counted before is that class again, not counted twice.  -1
- * when a run failed.
+ * `ways` lines more (else they may be another class's whole set).  A
+ * victim whose class is not found (that, too few candidates left, or the
+ * reductions lost) is set aside, four at most, and must in the end be
+ * evicted by a class counted; else the count stops.  A set that evicts
+ * the victim of a class counted before is that class again, not counted
+ * twice.  -1 when a run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   struct mp_evset_classes *out);

@@ -23,8 +23,8 @@
  * so that every class has some four times its ways (docs/algorithms.md). */
 #define EVSET_POOL_FACTOR 4u
 #define EVSET_MIN_PAGES 2048u
-/* Passes over the set and the tail, and tries of a victim, per test. */
-#define EVSET_PASSES 1u
+/* Passes of tail, set, tail per try (docs/algorithms.md, "The test"), and tries of a victim, per test. */
+#define EVSET_PASSES 2u
 #define EVSET_TRIALS 2u
 /* Tries whose least time calibrates the threshold; how far apart the two must be. */
 #define EVSET_CALIBRATE_TRIES 5u
@@ -54,6 +54,9 @@ struct level {
 /* The level above's tester and minimal set: congruence there picks the tail here. */
 #define UPPER_SET MP_EVSET_MAX_WAYS
 #define UPPER_TAIL 512u
+/* The second class's set and tail (corroborate); its victims tried at most. */
+#define EVSET_SECOND 4u
+static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL];
 struct upper {
 	struct mp_evset e;
 	uint64_t set[UPPER_SET];
@@ -211,22 +214,36 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 	return 0;
 }
 
+/* Why mp_evset_find found no set, by its result (0, 2, 3). */
+static const char *const find_why[] = {
+	[0] = "the candidates do not evict a victim at this level's latency",
+	[2] = "the time bound passed before a minimal set was found",
+	[3] = "every reduction lost the eviction (a noisy host)",
+};
+
 /*
  * The tail, picked with the shortest evicting prefix of the pool; where
- * that evicts most candidates (every class near its threshold), with the
- * prefix reduced to a minimal set without a tail.  0 picked or lv->why
+ * that evicts most candidates (every class near its threshold), with a
+ * minimal set without a tail (mp_evset_find).  0 picked or lv->why
  * set, -1 failed.
  */
 static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
 {
-	uint64_t m1 = p;
+	uint64_t m1 = 0;
+	int st, ev = 0;
 
 	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
 		return -1;
 	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
 		return 0;
-	mp_memcpy(set, pool, p * sizeof(*pool));
-	if (mp_evset_reduce(e, rn->x, set, &m1) < 0 || pick_tail(rn, e, lv, set, m1, nt) < 0)
+	if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &m1)) < 0)
+		return -1;
+	/* A set that does not evict the victim would put its congruent lines in the tail. */
+	if (st == 1 && (ev = mp_evset_confirmed(e, rn->x, set, m1)) < 0)
+		return -1;
+	if (st != 1 || ev != 1)
+		return lv->why = find_why[st == 1 ? 3 : st], 0;
+	if (pick_tail(rn, e, lv, set, m1, nt) < 0)
 		return -1;
 	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
 		lv->why = "too few candidates congruent above but not here";
@@ -235,15 +252,17 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
 
 /*
  * The minimal set tested again: it must evict the victim in most of
- * EVSET_RECHECKS tests and, without any one of its lines, in none (every
- * line needed: minimal indeed), and be no
+ * EVSET_RECHECKS tests and, without any one of its lines, not in two
+ * tests running (every line needed: minimal indeed; one noisy test is no
+ * unneeded line, while a line not needed leaves a set that evicts in every
+ * test), and be no
  * larger than the most ways a set is kept for (noise that hides evictions
  * leaves hundreds of lines "each needed"; on a busy host a test of a true
  * set fails one time in ten, and a noisy reduction can stop at a set of
  * many classes whose extra lines are not needed: docs/algorithms.md,
  * "Eviction sets").  1 holds up, 0 not, -1 a run failed.
  */
-static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
+static int repeatable(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
 {
 	unsigned all = 0;
 	int less;
@@ -251,21 +270,119 @@ static int repeatable(struct mp_evset *e, uint64_t x, uint64_t m)
 	if (m > UPPER_SET || m < 1)
 		return 0;
 	for (unsigned i = 0; i < EVSET_RECHECKS; i++) {
-		int a = mp_evset_evicts(e, x, set, m);
+		int a = mp_evset_evicts(e, x, s, m);
 
 		if (a < 0)
 			return -1;
 		all += (unsigned)a;
 	}
-	if ((less = mp_evset_unneeded(e, x, set, m)) < 0)
+	if ((less = mp_evset_unneeded(e, x, s, m)) < 0)
 		return -1;
 	return 2 * all > EVSET_RECHECKS && less == 0;
 }
 
-static const char *find_why(int st)
+/*
+ * A minimal set for victim x that holds up, looked for EVSET_ATTEMPTS
+ * times (a search whose reductions all lost the eviction is one of them);
+ * into out, its size in *mm.  1 found, 0 not (lv->why), -1 failed.
+ */
+static int held_set(struct mp_evset *e, struct level *lv, uint64_t x, uint64_t *out,
+		    uint64_t *mm)
 {
-	return st == 0 ? "the candidates do not evict a victim at this level's latency"
-		       : "the time bound passed before a minimal set was found";
+	int st = 0;
+
+	for (unsigned i = 0; i < EVSET_ATTEMPTS; i++) {
+		int held = 0;
+
+		if ((st = mp_evset_find(e, x, pool, lv->n, out, mm)) < 0)
+			return -1;
+		if (st == 0 || st == 2)
+			return lv->why = find_why[st], 0;
+		if (st == 1 && (held = repeatable(e, x, out, *mm)) != 0)
+			return held;
+	}
+	lv->why = st == 3 ? find_why[3] : "no minimal set held up when tested again";
+	return 0;
+}
+
+/* Does the set evict candidate y: 1 in two tests running, 0 in neither, 2 in one. */
+static int evicted_twice(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t y)
+{
+	int a = mp_evset_evicts(e, y, s, m), b = a < 0 ? a : mp_evset_evicts(e, y, s, m);
+
+	return a < 0 || b < 0 ? -1 : a && b ? 1 : a || b ? 2 : 0;
+}
+
+/*
+ * Other classes to bear out the ways: their victims the first
+ * EVSET_SECOND candidates x's set (m lines) evicts in neither of two tests
+ * (a candidate the pool cannot evict, one let into a pool of lines
+ * congruent above by a noisy test, is passed over); their tail x, x's set
+ * and candidates that set evicts in both (x's class: congruent above with
+ * every candidate, here with none of the others), EVSET_TAIL_FACTOR times
+ * the most ways above.  Into tail2 and vs.  1 found, 0 too few candidates
+ * for the tail, 2 no other class, -1 failed.
+ */
+static int second_class(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m,
+			uint64_t *nt, uint64_t *vs, unsigned *nv)
+{
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+
+	*nv = 0;
+	*nt = 0;
+	tail2[(*nt)++] = rn->x;
+	for (uint64_t i = 0; i < m && *nt < UPPER_TAIL; i++)
+		tail2[(*nt)++] = set[i];
+	for (uint64_t i = 0; i < lv->n && (*nt < want || *nv < EVSET_SECOND); i++) {
+		int in = mp_evset_member(set, m, pool[i]) ? 3 : evicted_twice(e, set, m, pool[i]);
+
+		if (in < 0)
+			return -1;
+		if (in == 1 && *nt < want && *nt < UPPER_TAIL)
+			tail2[(*nt)++] = pool[i];
+		if (in == 0 && *nv < EVSET_SECOND)
+			vs[(*nv)++] = pool[i];
+	}
+	return !*nv ? 2 : *nt >= want;
+}
+
+/* The pool without tail2's lines (a tail is disjoint from every set). */
+static void without_tail2(struct level *lv, uint64_t nt)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t i = 0; i < lv->n; i++)
+		if (!mp_evset_member(tail2, nt, pool[i]))
+			pool[kept++] = pool[i];
+	lv->n = kept;
+}
+
+/*
+ * The ways borne out by a second class (where the count did not bear them
+ * out): a minimal set is a line short where a line in use all the time
+ * (the page walks' own, a neighbour's) holds a way of its set, so one
+ * victim's set alone may count a way too few; the second class's minimal
+ * set, found with a tail of x's class, must have as many lines.  1 it
+ * does (or there is no other class), 0 not (lv->why), -1 failed.
+ */
+static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m)
+{
+	struct mp_evset e2 = *e;
+	uint64_t vs[EVSET_SECOND], m2 = 0;
+	unsigned nv;
+	int st = second_class(rn, e, lv, m, &e2.ntail, vs, &nv);
+
+	if (st != 1)
+		return st < 0 ? -1 : st == 2 ? 1 : (lv->why = "too few candidates for a second class", 0);
+	without_tail2(lv, e2.ntail);
+	e2.tail = tail2;
+	for (unsigned i = 0; i < nv; i++) {
+		if ((st = held_set(&e2, lv, vs[i], set2, &m2)) < 0)
+			return -1;
+		if (st == 1)
+			return m2 == m ? 1 : (lv->why = "a second class's minimal set has another size", 0);
+	}
+	return 0;
 }
 
 /*
@@ -278,22 +395,15 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 	int st = mp_evset_prefix(e, rn->x, pool, lv->n, &p);
 
 	if (st != 1)
-		return st < 0 ? -1 : (lv->why = find_why(st), 0);
+		return st < 0 ? -1 : (lv->why = find_why[e->late ? 2 : 0], 0);
 	if (tail_of(rn, e, lv, p, &nt) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
 	e->tail = tail;
 	e->ntail = nt;
-	for (unsigned i = 0, held = 0; !held; i++) {
-		if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &mm)) != 1)
-			return st < 0 ? -1 : (lv->why = find_why(st), 0);
-		if ((st = repeatable(e, rn->x, mm)) < 0)
-			return -1;
-		held = (unsigned)st;
-		if (!held && i + 1 == EVSET_ATTEMPTS)
-			return lv->why = "no minimal set held up when tested again", 0;
-	}
+	if ((st = held_set(e, lv, rn->x, set, &mm)) <= 0)
+		return st;
 	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
 		return -1;
 	lv->ways = mm;
@@ -336,12 +446,13 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
  * ways (docs/algorithms.md), where the way is at least a page (the victim
  * half a page on is not evicted) and every class was found.
  */
-static int size(struct run *rn, struct mp_evset *e, struct level *lv)
+static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne)
 {
 	struct mp_evset_classes k;
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
 
+	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
 	e->tail = NULL;
@@ -350,6 +461,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 		return -1;
 	if (mp_evset_count(e, pool, lv->n, lv->ways, &k) < 0)
 		return -1;
+	*borne = k.same > k.other;
 	if (lv->within)
 		return within_size(rn, lv, &k);
 	lv->classes = k.count;
@@ -359,15 +471,19 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv)
 	return 0;
 }
 
-static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
+/* The platform's clock when a level's time (by profile) from now is up. */
+static uint64_t deadline(const struct run *rn)
 {
 	struct mp_platform *p = rn->c->p;
-	double seconds = level_seconds[rn->c->cfg->profile];
 
+	return mp_now(p) + (uint64_t)(level_seconds[rn->c->cfg->profile] * (double)p->tick_hz);
+}
+
+static void tester(struct run *rn, struct level *lv, struct mp_evset *e)
+{
 	*e = (struct mp_evset){
 		.c = rn->c, .base = rn->m.base, .bytes = rn->m.bytes, .page = rn->m.page_bytes,
-		.passes = EVSET_PASSES, .trials = EVSET_TRIALS,
-		.deadline = mp_now(p) + (uint64_t)(seconds * (double)p->tick_hz),
+		.passes = EVSET_PASSES, .trials = EVSET_TRIALS, .deadline = deadline(rn),
 	};
 	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
 	/*
@@ -407,9 +523,30 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
+/*
+ * The ways the count did not bear out (most of its classes' minimal sets
+ * of another size): a second class's must (corroborate), else the level
+ * is not measured.  0 (lv says what), -1 failed.
+ */
+static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	const char *why = lv->why;
+	int st;
+
+	e->deadline = deadline(rn);
+	e->late = false;
+	if (pool_of(rn, lv) < 0 || (st = corroborate(rn, e, lv, lv->ways)) < 0)
+		return -1;
+	if (st == 1)
+		return lv->why = why, 0;
+	lv->ways = lv->size = lv->line = lv->classes = 0;
+	return 0;
+}
+
 static int measure(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
+	bool borne = false;
 
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
@@ -421,7 +558,9 @@ static int measure(struct run *rn, struct level *lv)
 	if (geometry(rn, &e, lv) < 0)
 		return -1;
 	kept = e;
-	if (lv->ways && size(rn, &e, lv) < 0)
+	if (lv->ways && size(rn, &e, lv, &borne) < 0)
+		return -1;
+	if (lv->ways && !borne && borne_out(rn, &kept, lv) < 0)
 		return -1;
 	keep_upper(rn, &kept, lv);
 	return 0;
@@ -514,6 +653,9 @@ static const char *settle(struct run *rn, struct mp_cache *rec, const struct lev
 						  : "compact sets stand; eviction sets disagree")
 				: "compact sets stand";
 	}
+	/* A whole record is not traded for one without a size that agrees with it. */
+	if (lv->ways && !lv->size && compact_measured(rec) && agree(rec, lv))
+		return "the record stands; eviction sets agree on ways and line, size not measured";
 	if (lv->ways)
 		record(rec, lv);
 	if (!rn->contiguous)

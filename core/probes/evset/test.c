@@ -23,6 +23,8 @@
  * evictions (a busy host): reduced again from two groups, this many times.
  */
 #define EVSET_AGAIN 3u
+/* Groups put back in one reduction at most (docs/algorithms.md, "Eviction sets"). */
+#define EVSET_BACKTRACKS 8u
 
 static uint64_t rest[MP_EVSET_MAX_POOL], set_order[MP_EVSET_MAX_POOL];
 static uint64_t tail_order[MP_EVSET_MAX_POOL];
@@ -70,7 +72,7 @@ static int run_tail(struct mp_evset *e, void *start)
 {
 	uint64_t t;
 
-	return start ? chase(e, start, e->passes * e->ntail, &t) : 0;
+	return start ? chase(e, start, e->ntail, &t) : 0;
 }
 
 int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks)
@@ -98,12 +100,19 @@ static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, u
 }
 
 /*
- * One try: load the victim, traverse the tail, the set, the tail, time the
- * victim again.  Each pass over the set is linked anew in a fresh order:
- * other sets may have used the same lines since, and a tree-PLRU set can
- * keep the victim through one order of its lines repeated (evicting a line
- * from any state takes up to w/2 log2 w + 1 distinct accesses: Reineke et
- * al., "Timing predictability of cache replacement policies", 2007).
+ * One try: load the victim; traverse the tail, the set, the tail, `passes`
+ * times; time the victim again.  Each pass over the set is linked anew in
+ * a fresh order: other sets may have used the same lines since, and a
+ * tree-PLRU set can keep the victim through one order of its lines
+ * repeated (evicting a line from any state takes up to w/2 log2 w + 1
+ * distinct accesses: Reineke et al., "Timing predictability of cache
+ * replacement policies", 2007).  A second pass evicts where one may not:
+ * a replacement that inserts new lines at low priority while the set
+ * thrashes (Intel's adaptive L2) lets one pass of exactly the ways' lines
+ * miss the victim; the passes repeat the whole sequence, tail included,
+ * so that what evicts in one pass evicts in two (the victim, once out,
+ * stays out), which passes over the set alone do not give an exclusive
+ * level (its hits free ways).
  */
 static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		    uint64_t *t)
@@ -111,12 +120,13 @@ static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 	void *tail = e->ntail ? shuffled(e, tail_order, e->tail, e->ntail) : NULL;
 	void *x = self_loop(e, victim), *warm = self_loop(e, warm_line(e, victim));
 
-	if (chase(e, x, 1, t) < 0 || run_tail(e, tail) < 0)
+	if (chase(e, x, 1, t) < 0)
 		return -1;
 	for (unsigned i = 0; i < e->passes; i++)
-		if (chase(e, shuffled(e, set_order, set, n), n, t) < 0)
+		if (run_tail(e, tail) < 0 || chase(e, shuffled(e, set_order, set, n), n, t) < 0 ||
+		    run_tail(e, tail) < 0)
 			return -1;
-	if (run_tail(e, tail) < 0 || chase(e, warm, 1, t) < 0)
+	if (chase(e, warm, 1, t) < 0)
 		return -1;
 	return chase(e, x, 1, t) < 0 ? -1 : 0;
 }
@@ -196,16 +206,49 @@ static uint64_t without(const uint64_t *set, uint64_t n, uint64_t a, uint64_t b)
 	return n - (b - a);
 }
 
+/*
+ * The groups dropped so far, in order (their lines in `dropped`, their
+ * sizes in `dropped_len`): a test that calls a needed group unneeded (noise
+ * slowing the victim's load in every try) leaves a set that no longer
+ * evicts; the reduction then puts back the groups last dropped.
+ */
+static uint64_t dropped[MP_EVSET_MAX_POOL], dropped_len[MP_EVSET_MAX_POOL];
+static uint64_t ndropped, ngroups;
+
+static void push_group(const uint64_t *lines, uint64_t len)
+{
+	mp_memcpy(dropped + ndropped, lines, len * sizeof(*lines));
+	ndropped += len;
+	dropped_len[ngroups++] = len;
+}
+
+/* The last group dropped back into the set; false when none is left. */
+static bool pop_group(uint64_t *set, uint64_t *n)
+{
+	uint64_t len;
+
+	if (!ngroups)
+		return false;
+	len = dropped_len[--ngroups];
+	ndropped -= len;
+	mp_memcpy(set + *n, dropped + ndropped, len * sizeof(*set));
+	*n += len;
+	return true;
+}
+
 /* Drop one of g groups whose removal keeps the eviction: 1 dropped, 0 none, -1 failed. */
 static int drop_group(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n,
 		      uint64_t g)
 {
 	for (uint64_t j = 0; j < g && !mp_evset_late(e); j++) {
-		uint64_t m = without(set, *n, j * *n / g, (j + 1) * *n / g);
+		uint64_t a = j * *n / g, b = (j + 1) * *n / g, m = without(set, *n, a, b);
 		int ev = mp_evset_evicts(e, victim, rest, m);
 
+		if (ev > 0)
+			ev = mp_evset_confirmed(e, victim, rest, m);
 		if (ev != 0) {
 			if (ev > 0) {
+				push_group(set + a, b - a);
 				mp_memcpy(set, rest, m * sizeof(*set));
 				*n = m;
 			}
@@ -220,7 +263,7 @@ int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, 
 	int unneeded = 0;
 
 	for (uint64_t j = 0; j < n; j++) {
-		int ev = mp_evset_evicts(e, victim, rest, without(set, n, j, j + 1));
+		int ev = mp_evset_confirmed(e, victim, rest, without(set, n, j, j + 1));
 
 		if (ev < 0)
 			return -1;
@@ -229,21 +272,49 @@ int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, 
 	return unneeded;
 }
 
+/*
+ * Where no group can be dropped, does the set still evict (either of two
+ * tests: a true set's test fails now and then)?  If not, a group dropped
+ * before was needed (a test called it unneeded when noise slowed the
+ * victim in every try): it goes back (1), at most EVSET_BACKTRACKS times
+ * in a reduction.  0 the set evicts, 2 it does not and nothing goes back,
+ * -1 failed.
+ */
+static int backtrack(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n,
+		     unsigned *left)
+{
+	int ev = mp_evset_evicts(e, victim, set, *n);
+
+	if (ev == 0)
+		ev = mp_evset_evicts(e, victim, set, *n);
+	if (ev != 0)
+		return ev < 0 ? -1 : 0;
+	if (!*left || !pop_group(set, n))
+		return 2;
+	--*left;
+	return 1;
+}
+
 int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t *n)
 {
 	uint64_t k = EVSET_FIRST_GROUPS;
-	unsigned again = EVSET_AGAIN;
+	unsigned again = EVSET_AGAIN, left = EVSET_BACKTRACKS;
 
+	ndropped = ngroups = 0;
 	for (;;) {
 		uint64_t g = k < *n ? k : *n;
 		int st = drop_group(e, victim, set, n, g);
 
-		if (st < 0)
-			return -1;
+		if (st == 0 && !e->late)
+			st = backtrack(e, victim, set, n, &left);
+		if (st < 0 || st == 2)
+			return st;
 		if (e->late)
 			return 1;
-		if (st == 0 && g == *n && (*n <= MP_EVSET_MAX_WAYS || again-- == 0))
+		if (st == 0 && g == *n && *n <= MP_EVSET_MAX_WAYS)
 			return 0;           /* every line is needed */
+		if (st == 0 && g == *n && again-- == 0)
+			return 2;           /* more lines than any cache's ways, every time */
 		if (st == 0 && g == *n)
 			k = EVSET_FIRST_GROUPS;  /* more lines than any cache's ways: missed evictions */
 		else if (st == 0)
