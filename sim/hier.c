@@ -59,7 +59,9 @@ uint64_t sim_translate(struct mp_sim *s, struct sim_path *p, uint64_t va)
 		return SIM_NONE;
 	pa = sim_vm_pa(r, va);
 	offset = va & ((1ull << r->shift) - 1);
-	tlb_walk(s, p, r->page, va, pa - offset);
+	/* A TLB entry holds the page's frame, unless the page is made of
+	 * smaller frames (frames host=): each access is then translated here. */
+	tlb_walk(s, p, r->page, va, r->fshift < r->shift ? SIM_NONE : pa - offset);
 	p->page = r->page;
 	p->tlb1 = p->tlb[r->page].n ? &p->tlb[r->page].t[0]->a : NULL;
 	return pa;

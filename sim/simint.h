@@ -404,8 +404,8 @@ sim_translate_fast(struct sim_path *p, uint64_t va)
 	vpn = va >> a->shift;
 	first = sim_sets_index(a, vpn) * a->stride;
 	e = sim_sets_find(a, first, vpn, vpn);
-	if (sim_unlikely(e < 0))
-		return SIM_NONE;
+	if (sim_unlikely(e < 0 || a->aux[e] == SIM_NONE))
+		return SIM_NONE;  /* a miss, or a page of scattered frames: the slow path */
 	sim_sets_touch(a, first, (uint64_t)e);
 	return a->aux[e] + (va & a->low_mask);
 }

@@ -131,6 +131,24 @@ static void test_contiguous_request(void)
 }
 
 /*
+ * An access in one 4K piece of a large page (its TLB entry made there),
+ * then va in another, a hit, a flush: the next access to va goes to
+ * memory (latency 9).
+ */
+static bool flushed_misses(struct mp_sim *sim, uint64_t first, uint64_t va)
+{
+	uint64_t c0;
+
+	mp_sim_access(sim, first, MP_SIM_LOAD);
+	mp_sim_access(sim, va, MP_SIM_LOAD);
+	mp_sim_access(sim, va, MP_SIM_LOAD);
+	mp_sim_flush_line(sim, va);
+	c0 = mp_sim_cycles(sim);
+	mp_sim_access(sim, va, MP_SIM_LOAD);
+	return mp_sim_cycles(sim) - c0 >= 9;
+}
+
+/*
  * A virtual machine's host (frames host=4K): a 2M page of the guest is
  * mapped as one (page_bytes) but backed by 4K frames scattered apart, and
  * the platform says so (frame_bytes); lines 4K apart in it are not 4K apart
@@ -161,6 +179,9 @@ static void test_host_frames(void)
 		      (unsigned long long)m.frame_bytes);
 		CHECK((pa1 - pa0 == 4096) == !h, "host%s: 4K apart physically: %d", host[h],
 		      pa1 - pa0 == 4096);
+		CHECK(flushed_misses(mp_sim_of(p), (uint64_t)(uintptr_t)m.base,
+				     (uint64_t)(uintptr_t)m.base + 5 * 4096 + 64),
+		      "host%s: a flushed line misses (the TLB's frame is not the line's)", host[h]);
 		p->ops->mem_free(p, &m);
 		mp_sim_close(p);
 	}
