@@ -284,7 +284,7 @@ static int x_kept(struct mp_lower *lv, const struct evict *e)
 static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 {
 	struct evict e = evict_shape(lv, g, false);
-	double t = 0, ref = 0, best = 0, best_ref = 0;
+	double t = 0, ref = 0;
 	int kept = x_kept(lv, &e);
 
 	/* Not kept, or too large for the memory: the fewer y lines. */
@@ -304,9 +304,9 @@ static int back_invalidates(struct mp_lower *lv, const struct mp_geom *g)
 		lv->cs.shift = 0;
 		if (st != MP_OK)
 			return st == MP_ENOMEM ? -2 : -1;
-		best = round == 0 || t < best ? t : best;
-		best_ref = round == 0 || ref < best_ref ? ref : best_ref;
-		if (best <= best_ref * (1.0 + INCL_REL))
+		/* Within the round: both strings at its place (another place's
+		 * reference may be cheaper: 45.6 against 49.7 ticks, once). */
+		if (t <= ref * (1.0 + INCL_REL))
 			return 0;
 	}
 	return 1;
