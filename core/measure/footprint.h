@@ -47,12 +47,6 @@ struct mp_ck {
 	uint64_t cold_above;             /* no warming walk above this footprint; 0: always */
 	double budget_s;                 /* time bound of the sweep; 0: none */
 	/*
-	 * Ticks past which the curve cannot show another level: the sweep's
-	 * ceiling (mp_sweep.ceiling), the points above the first that reached
-	 * it left out of the curve.  0: none.
-	 */
-	double ceiling;
-	/*
 	 * Fetches instead of loads (m executable): every row one straight block
 	 * of code_row bytes (AMP 3.8's straight-line code), the rows in shuffled
 	 * order; line and fine_line are code_row then.  0: loads.

@@ -239,20 +239,6 @@ static void knock_out(struct mp_ctx *c, struct mp_sweep *s)
 	}
 }
 
-/* The points above the first whose minimum reached the ceiling are past it; the others not. */
-static void past_ceiling(struct mp_sweep *s)
-{
-	bool past = false;
-
-	for (uint32_t i = 0; s->ceiling > 0 && i < s->n; i++) {
-		if (past && s->state[i] == MP_POINT_ACTIVE)
-			s->state[i] = MP_POINT_PAST;
-		else if (!past && s->state[i] == MP_POINT_PAST)
-			s->state[i] = MP_POINT_ACTIVE;
-		past |= !mp_is_na(s->best[i]) && s->best[i] >= s->ceiling;
-	}
-}
-
 static uint32_t settled(const struct mp_sweep *s)
 {
 	uint32_t k = 0;
@@ -277,7 +263,6 @@ static enum mp_status one_sweep(struct mp_ctx *c, struct mp_sweep *s, mp_sample_
 			return st;
 		for (uint32_t k = 0; k < n && k < MP_VISIT_RUNS; k++)
 			record(c, s, i, t[k]);
-		past_ceiling(s);
 	}
 	return MP_OK;
 }

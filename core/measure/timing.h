@@ -132,11 +132,7 @@ unsigned mp_stable_runs(const struct mp_config *cfg);
 #define MP_MAX_SWEEPS 200u
 #define MP_SWEEP_MAX 160u
 
-/*
- * MP_POINT_PAST: above a point whose minimum reached the sweep's ceiling,
- * not visited while that point stays there (mp_sweep.ceiling).
- */
-enum mp_point_state { MP_POINT_ACTIVE = 0, MP_POINT_STABLE, MP_POINT_OUT, MP_POINT_PAST };
+enum mp_point_state { MP_POINT_ACTIVE = 0, MP_POINT_STABLE, MP_POINT_OUT };
 
 struct mp_sweep {
 	uint32_t n;
@@ -148,12 +144,6 @@ struct mp_sweep {
 	uint8_t state[MP_SWEEP_MAX];     /* enum mp_point_state */
 	uint32_t sweeps;
 	uint64_t deadline;               /* mp_now() value to stop at; 0: none */
-	/*
-	 * Ticks no point above one that reached them can tell apart from it
-	 * (the curve rises with x): the points above are MP_POINT_PAST, and
-	 * active again if its minimum comes down.  0: none.
-	 */
-	double ceiling;
 	bool timed_out;
 };
 

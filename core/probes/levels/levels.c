@@ -178,35 +178,22 @@ static void summarise(struct mp_ctx *c, const struct mp_ck *k)
 }
 
 /*
- * Memory latency, measured directly where the platform can flush lines
- * (NaN where it cannot), bounds the sweep: a footprint within a cache
- * step (MP_STEP_MIN_RISE_CACHE) of it is past every level the analysis
- * can find, and so is every larger one (mp_ck.ceiling).
- */
-static void measure_memory(struct mp_ctx *c, struct mp_mem *m, struct mp_ck *k)
-{
-	k->ceiling = 0;
-	if (mp_footprint_memory(c, m, k, &k->memory) != MP_OK) {
-		k->memory = mp_na_double();
-		return;
-	}
-	k->ceiling = k->memory / (1.0 + MP_STEP_MIN_RISE_CACHE);
-}
-
-/*
- * Memory latency closes the curve: the climb out of the last cache level
- * is a transition even when the sweep ends before the curve reaches it.
+ * Memory latency, measured directly where the platform can flush lines,
+ * closes the curve: the climb out of the last cache level is a transition
+ * even when the sweep ends before the curve reaches memory latency.
  * Returns whether the curve climbs out of its last plateau within the range
  * (true too when memory latency is unknown).
  */
-static bool close_curve(struct mp_ck *k)
+static bool close_curve(struct mp_ctx *c, struct mp_mem *m, struct mp_ck *k)
 {
 	double x[MP_SWEEP_MAX];
 	int32_t n;
 
 	mp_footprint_analyse(k);
-	if (mp_is_na(k->memory))
+	if (mp_footprint_memory(c, m, k, &k->memory) != MP_OK) {
+		k->memory = mp_na_double();
 		return true;
+	}
 	for (uint32_t i = 0; i < k->n; i++)
 		x[i] = (double)k->bytes[i];
 	n = mp_steps_top(x, k->ticks, (int32_t)k->n, k->memory, MP_STEP_MIN_RISE_CACHE, &k->steps);
@@ -240,6 +227,7 @@ static bool sweep_range(struct mp_ctx *c, struct mp_mem *m, struct mp_ck *k, uin
 {
 	static struct mp_ck more;
 
+	k->row = row_bytes(c, m);
 	more = *k;
 	more.lo = lo;
 	more.hi = hi;
@@ -265,11 +253,9 @@ static bool measure_curve(struct mp_ctx *c, struct mp_ck *k, struct mp_mem *m)
 	for (unsigned ext = 0; ; ext++) {
 		if (mp_probe_alloc_contig(c, hi, m) != MP_OK)
 			return false;
-		k->row = row_bytes(c, m);
-		measure_memory(c, m, k);
 		if (!sweep_range(c, m, k, lo, hi))
 			return false;
-		if (close_curve(k) || ext == LEVELS_EXTENSIONS || hi >= arena_top(c))
+		if (close_curve(c, m, k) || ext == LEVELS_EXTENSIONS || hi >= arena_top(c))
 			return true;
 		c->p->ops->mem_free(c->p, m);
 		lo = hi + 1;
