@@ -33,13 +33,30 @@ static int32_t data_levels(const struct mp_sim_model *m)
 	return n;
 }
 
-/* Do page colours cut this level's capacity on the memory the probe got? */
+/* Do page colours cut this level's capacity on the memory the probe got (its frames)? */
 static int coloured(const struct ps_run *s, const struct mp_sim_cache_model *mc)
 {
-	uint64_t page = mp_sim_page_size(mp_sim_of(s->p), 2ull << 20);
+	uint64_t frame = s->model.frames.host ? s->model.frames.host
+					      : mp_sim_page_size(mp_sim_of(s->p), 2ull << 20);
 
 	return s->model.frames.mode == MP_SIM_FRAMES_SCATTERED &&
-	       s->model.frames.refuse_contiguous && mc->physical && mc->size / mc->ways > page;
+	       s->model.frames.refuse_contiguous && mc->physical && mc->size / mc->ways > frame;
+}
+
+/*
+ * A rough copy's capacity outside the tolerance passes only marked
+ * unstable (its rounds split: kept out of the audit, docs/results.md),
+ * never called stable.
+ */
+static bool marked_unstable(const struct ps_run *s, const struct mp_cache *got)
+{
+	struct mp_structure st = { got->level, got->type, false, MP_NA };
+	bool yes = mp_result_unstable(&s->r, &st, MP_PARAM_EFFECTIVE_SIZE);
+
+	if (yes)
+		printf("# %s: L%d effective capacity %lld, marked unstable\n", s->name,
+		       (int)got->level, (long long)got->effective_size_bytes);
+	return yes;
 }
 
 static void check_level(const struct ps_run *s, int32_t level, int rough)
@@ -68,7 +85,8 @@ static void check_level(const struct ps_run *s, int32_t level, int rough)
 		      (long long)doc->effective_size_bytes);
 	else
 		CHECK(ps_within((double)got->effective_size_bytes,
-				(double)doc->effective_size_bytes, CAPACITY_TOL),
+				(double)doc->effective_size_bytes, CAPACITY_TOL) ||
+		      (rough && marked_unstable(s, got)),
 		      "%s: L%d effective capacity %lld, model %lld%s", s->name, (int)level,
 		      (long long)got->effective_size_bytes, (long long)doc->effective_size_bytes,
 		      mc->inclusion == MP_INCL_EXCLUSIVE ? " (exclusive: levels above added)" : "");

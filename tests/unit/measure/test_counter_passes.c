@@ -17,6 +17,12 @@
 /* The counters a limited copy has: fewer than a cacheSize footprint and AMP's opening ask. */
 static const unsigned limits[] = { 2, 1 };
 #define NLIMITS (sizeof(limits) / sizeof(limits[0]))
+/*
+ * The timing probes the counter probes build on take as many rounds in
+ * every copy: with rounds bounded in (simulated) time, a copy counting in
+ * passes took another number, and its counter probes other inputs.
+ */
+#define FIXED_ROUNDS 2u
 
 static int read_text(const char *path, char *text, size_t len)
 {
@@ -81,6 +87,7 @@ static void limited(const char *path, const char *text, const struct cs_run *ful
 	snprintf(copy, sizeof(copy), "%s\npmu counters=%u\n", text, n);
 	if (!cs_open_text(&s, path, copy, MP_METHOD_COUNTERS, "amp,papi"))
 		return;
+	s.cfg.rounds = FIXED_ROUNDS;
 	cs_suite(&s);
 	for (unsigned p = 0; p < 2; p++) {
 		const char *probe = p ? "papi" : "amp";
@@ -102,6 +109,7 @@ static void one(const char *path)
 	if (!read_text(path, text, sizeof(text)) ||
 	    !cs_open_text(&full, path, text, MP_METHOD_COUNTERS, "amp,papi"))
 		return;
+	full.cfg.rounds = FIXED_ROUNDS;
 	cs_suite(&full);
 	CHECK(!count_notes(&full.r, "unreliable"), "%s: no counter unreliable without a limit",
 	      full.name);
