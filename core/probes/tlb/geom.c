@@ -39,6 +39,20 @@ static uint64_t pages_per_group(const struct tlb_level *lv, int32_t i, uint64_t 
 }
 
 /*
+ * Does `test` run within `frac` of level i's miss penalty of `ref`?  1 yes,
+ * 0 no, -1 not timed.
+ */
+static int fits_as(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i,
+		   const struct mp_ref_pages *test, const struct mp_ref_pages *ref, double frac)
+{
+	double tt, tr;
+
+	if (mp_tlb_time(t, test, &tt) != MP_OK || mp_tlb_time(t, ref, &tr) != MP_OK)
+		return -1;
+	return tt <= tr + frac * (lv[i].above - lv[i].below);
+}
+
+/*
  * Is <stride, n> compact for level i?  Against the reference: the same
  * number of pages, consecutive, which level i holds (n * r <= entries).
  */
@@ -47,12 +61,10 @@ static int compact(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i, uin
 {
 	uint64_t r = pages_per_group(lv, i, n);
 	struct mp_ref_pages test = set_of(t, stride, n, r), ref = set_of(t, r * t->page, n, r);
-	double tt, tr;
 
-	if (r * t->page > stride || mp_tlb_time(t, &test, &tt) != MP_OK ||
-	    mp_tlb_time(t, &ref, &tr) != MP_OK)
+	if (r * t->page > stride)
 		return -1;
-	return tt <= tr + MP_TLB_COMPACT_FRAC * (lv[i].above - lv[i].below);
+	return fits_as(t, lv, i, &test, &ref, MP_TLB_COMPACT_FRAC);
 }
 
 /*
@@ -86,10 +98,10 @@ static uint64_t largest_compact(struct tlb_ctx *t, const struct tlb_level *lv, i
  * Pages at random places tell the two apart: as many as the entries (in
  * groups, below the first level) at random places among SCATTER_POOL times
  * as many (or as the memory holds) fit a fully associative level as well
- * as consecutive ones do,
- * while a hashed one gets more than its ways in about two sets of five (a
- * binomial count around the ways), and a set cycled through more pages
- * than its ways misses on every one of them: some 40% of the accesses.
+ * as consecutive ones do, while a hashed one gets more than its ways in
+ * about two sets of five (a binomial count around the ways), and a set
+ * cycled through more pages than its ways misses on every one of them:
+ * some 40% of the accesses.
  * Between that and none, an eighth of the miss penalty leaves room for
  * noise either side, where the reference itself may sit at the level's
  * edge (a neighbour's entries: on this session's guest the random pages
@@ -104,13 +116,11 @@ static int scattered_fits(struct tlb_ctx *t, const struct tlb_level *lv, int32_t
 	uint64_t n = lv[i].entries, r = pages_per_group(lv, i, n);
 	struct mp_ref_pages ref = set_of(t, r * t->page, n, r), test = ref;
 	uint64_t room = t->m->bytes / (r * t->page);
-	double tt, tr;
 
 	test.slots = room < SCATTER_POOL * n ? room : SCATTER_POOL * n;
-	if (test.slots <= n || mp_tlb_time(t, &test, &tt) != MP_OK ||
-	    mp_tlb_time(t, &ref, &tr) != MP_OK)
+	if (test.slots <= n)
 		return -1;
-	return tt <= tr + SCATTER_FRAC * (lv[i].above - lv[i].below);
+	return fits_as(t, lv, i, &test, &ref, SCATTER_FRAC);
 }
 
 /* How the associativity test ended: measured, or why not (the note's text). */
