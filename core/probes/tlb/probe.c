@@ -248,21 +248,6 @@ static void settle(struct tlb_ctx *t, struct fit_rule *f)
 		f->strict = tt * f->slope;
 }
 
-/*
- * Does it fit at any of MP_TLB_TRIES tries over time (the rule settled again
- * at each)?  Not where the platform cannot rest.
- */
-static int fits_later(struct tlb_ctx *t, uint64_t pages, struct fit_rule *f)
-{
-	int ok = 0;
-
-	for (unsigned k = 0; k < MP_TLB_TRIES && !ok && mp_rest(t->c->p, MP_TLB_REST_US); k++) {
-		settle(t, f);
-		ok = fits_now(t, pages, f);
-	}
-	return ok;
-}
-
 /* The most pages from lo (which fits) below hi that fit now. */
 static uint64_t bisect(struct tlb_ctx *t, uint64_t lo, uint64_t hi, const struct fit_rule *f)
 {
@@ -305,26 +290,6 @@ static uint64_t bound_of(const struct sweep_out *o, int32_t u)
 	int32_t above = o->steps.plateau[u].first + 1;
 
 	return o->s.x[above < (int32_t)o->s.n ? above : (int32_t)o->s.n - 1];
-}
-
-/*
- * Entries: the most pages that still run at the time of the plateau the
- * rule `f` was made for (its highest point, as in mp_footprint_refine),
- * searched from `lo`, which fits, to the point after plateau u's first.
- * The first string past the answer is tried again over time, and if it
- * fits the search goes on above it.
- */
-static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
-			struct fit_rule *f)
-{
-	uint64_t top = bound_of(o, u);
-
-	for (;;) {
-		lo = bisect(t, lo, top, f);
-		if (lo + 1 >= top || fits_later(t, lo + 1, f) != 1)
-			return lo;
-		lo++;
-	}
 }
 
 static uint64_t top_pages(const struct mp_ctx *c, enum mp_kind side, uint64_t page)
@@ -382,15 +347,30 @@ struct search {
 	bool open;
 };
 
+/*
+ * Entries: the most pages that still run at the time of the plateau the
+ * rule `f` was made for (its highest point, as in mp_footprint_refine),
+ * searched from `lo`, which fits, to the point after plateau u's first,
+ * as they fit now.  The first string past the answer is then tried again
+ * over time (joint_tries), and where it fits the search goes on above it.
+ */
+static struct search search_from(struct tlb_ctx *t, const struct sweep_out *o, int32_t u,
+				 uint64_t lo, struct fit_rule f)
+{
+	struct search s = { .u = u, .f = f, .top = bound_of(o, u) };
+
+	s.lo = bisect(t, lo, s.top, &s.f);
+	s.open = s.lo + 1 < s.top;
+	return s;
+}
+
 /* The level at step k: its rule, and its entries as they fit now. */
 static struct search search_now(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
-	struct search s = { .k = k, .u = k + 1 };
+	struct search s = search_from(t, o, k + 1, o->s.x[o->steps.plateau[k].last],
+				      fit_rule(t, o, k));
 
-	s.f = fit_rule(t, o, k);
-	s.top = bound_of(o, s.u);
-	s.lo = bisect(t, o->s.x[o->steps.plateau[k].last], s.top, &s.f);
-	s.open = s.lo + 1 < s.top;
+	s.k = k;
 	return s;
 }
 
@@ -425,6 +405,17 @@ static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 			if (s[i].open)
 				try_search(t, &s[i]);
 	}
+}
+
+/* The entries of one search alone, its tries over time included. */
+static uint64_t entries(struct tlb_ctx *t, const struct sweep_out *o, int32_t u, uint64_t lo,
+			struct fit_rule *f)
+{
+	struct search s = search_from(t, o, u, lo, *f);
+
+	joint_tries(t, &s, 1);
+	*f = s.f;
+	return s.lo;
 }
 
 /*
