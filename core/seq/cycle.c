@@ -184,14 +184,6 @@ uint64_t mp_ref_pages_span(const struct mp_ref_pages *s)
 	       s->page;
 }
 
-/* A keyed hash (splitmix64's finaliser). */
-static uint64_t mix(uint64_t x, uint64_t key)
-{
-	struct mp_rng g = { x ^ key };
-
-	return mp_rng_next(&g);
-}
-
 /* The permutations a string draws: line columns, page order, and the groups' places. */
 struct pages_perms {
 	struct perm cols, order, places;
@@ -203,7 +195,7 @@ static uint64_t pages_offset(const struct mp_ref_pages *s, const struct pages_pe
 	uint64_t q = e / s->per_page, lines = pages_lines(s), group = q / s->per_group;
 	uint64_t place = s->slots ? perm_at(&pp->places, group) : group;
 	uint64_t page = place * s->group_stride + q % s->per_group * s->page_stride;
-	uint64_t turn = mix(e / lines, pp->cols.add[0]) % lines;
+	uint64_t turn = (e / lines + pp->cols.add[0]) % lines;
 
 	return page + perm_at(&pp->cols, (e + turn) % lines) * s->line;
 }

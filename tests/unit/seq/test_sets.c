@@ -101,6 +101,48 @@ static void test_tnk(uint64_t n, uint64_t pages)
 	free(mem);
 }
 
+/*
+ * X-Ray's page test at half a page: 384 slices of 2K, one line each.  A
+ * cache whose way spans several slices (an 8-way L1I of 32K: 64 sets, two
+ * slices a way) sees each slice's line in a set chosen by the line's column
+ * and the slice's place in the way; for every power-of-two number of sets
+ * the lines must spread evenly (random turns put 10 lines in half the sets).
+ */
+static void test_small_slices(uint64_t seed)
+{
+	enum { N = 384, SLICE = 2048, MAX_SETS = 8192 };
+	struct mp_ref_pages s = {
+		.page = SLICE, .line = LINE, .groups = N, .group_stride = SLICE,
+		.per_group = 1, .page_stride = SLICE, .per_page = 1,
+	};
+	uint8_t *mem = aligned_alloc(PAGE, mp_ref_pages_span(&s));
+	static uint32_t load[MAX_SETS];
+	uint64_t lines[N];
+	struct mp_rng g;
+	uint64_t *e;
+
+	mp_rng_seed(&g, seed);
+	e = mp_ref_pages(mem, &s, &g);
+	for (int i = 0; i < N; i++) {
+		lines[i] = (uint64_t)((uint8_t *)e - mem) / LINE;
+		e = (uint64_t *)(uintptr_t)*e;
+	}
+	for (uint64_t sets = 2; sets <= MAX_SETS; sets *= 2) {
+		uint64_t fair = (N + sets - 1) / sets, hi = 0;
+
+		for (uint64_t k = 0; k < sets; k++)
+			load[k] = 0;
+		for (int i = 0; i < N; i++)
+			load[lines[i] % sets]++;
+		for (uint64_t k = 0; k < sets; k++)
+			hi = load[k] > hi ? load[k] : hi;
+		CHECK(hi <= fair + 1, "2K slices, seed %llu: at most %llu lines in one of %llu sets "
+		      "(%llu)", (unsigned long long)seed, (unsigned long long)fair + 1,
+		      (unsigned long long)sets, (unsigned long long)hi);
+	}
+	free(mem);
+}
+
 /* X-Ray's stride decomposition <S, n, S_old, r>: pages where they belong. */
 static void test_decomposed(void)
 {
@@ -169,6 +211,8 @@ int main(void)
 	test_tnk(1, 300);
 	test_tnk(3, 100);
 	test_tnk(4, 16);
+	for (uint64_t seed = 1; seed <= 8; seed++)
+		test_small_slices(seed);
 	test_decomposed();
 	test_random_places();
 	return check_done();
