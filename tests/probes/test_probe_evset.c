@@ -68,39 +68,101 @@ static void check_level(const struct ps_run *s, const struct mp_sim_cache_model 
 	       all ? "exact" : "not all measured", got ? mp_method_name(got->method) : "-");
 }
 
+/* Reopen s's model with frames scattered and contiguous memory refused. */
+static int scattered(struct ps_run *s, int rough)
+{
+	mp_sim_close(s->p);
+	s->model.frames.mode = MP_SIM_FRAMES_SCATTERED;
+	s->model.frames.refuse_contiguous = true;
+	if (!ps_platform(&s->model, s->name, &s->p, &s->r))
+		return 0;
+	if (rough == PS_EXACT)
+		strncat(s->name, " (scattered, no contiguous memory)",
+			sizeof(s->name) - strlen(s->name) - 1);
+	s->cfg.arena_bytes = EV_ARENA;
+	return 1;
+}
+
+/* The probes evset builds on, then evset; its record. */
+static struct mp_probe *probes(struct ps_run *s)
+{
+	struct mp_probe *ev;
+	double t0;
+
+	ps_probe_run(s, "latency", mp_probe_latency);
+	ps_probe_run(s, "l1", mp_probe_l1);
+	ps_probe_run(s, "levels", mp_probe_levels);
+	ps_probe_run(s, "compact", mp_probe_compact);
+	t0 = s->wall;
+	printf("INFO %s: latency, l1, levels, compact %.2f s\n", s->name, s->wall);
+	ev = ps_probe_run(s, "evset", mp_probe_evset);
+	printf("INFO %s: evset %.2f s: %s: %s\n", s->name, s->wall - t0,
+	       mp_probe_status_name(ev->status), ev->message);
+	return ev;
+}
+
 static void run(const char *path, int rough)
 {
 	static int exact, levels;
 	struct ps_run s;
 	struct mp_probe *ev;
-	double t0;
 
 	if (rough != PS_EXACT && !rough_model(path))
 		return;
-	if (!ps_open(&s, path, rough == PS_EXACT ? PS_EXACT : PS_REFUSED))
+	if (!ps_open(&s, path, rough == PS_EXACT ? PS_EXACT : PS_REFUSED) || !scattered(&s, rough))
 		return;
-	mp_sim_close(s.p);
-	s.model.frames.mode = MP_SIM_FRAMES_SCATTERED;
-	s.model.frames.refuse_contiguous = true;
-	if (!ps_platform(&s.model, s.name, &s.p, &s.r))
-		return;
-	if (rough == PS_EXACT)
-		strncat(s.name, " (scattered, no contiguous memory)", sizeof(s.name) - strlen(s.name) - 1);
-	s.cfg.arena_bytes = EV_ARENA;
-	ps_probe_run(&s, "latency", mp_probe_latency);
-	ps_probe_run(&s, "l1", mp_probe_l1);
-	ps_probe_run(&s, "levels", mp_probe_levels);
-	ps_probe_run(&s, "compact", mp_probe_compact);
-	t0 = s.wall;
-	printf("INFO %s: latency, l1, levels, compact %.2f s\n", s.name, s.wall);
-	ev = ps_probe_run(&s, "evset", mp_probe_evset);
-	printf("INFO %s: evset %.2f s: %s: %s\n", s.name, s.wall - t0,
-	       mp_probe_status_name(ev->status), ev->message);
+	ev = probes(&s);
 	for (int32_t level = 2; ps_cache(&s.model, level); level++, levels++)
 		check_level(&s, ps_cache(&s.model, level), ev, &exact);
 	printf("INFO %s: probes %.2f s; %d of %d levels exact so far\n", s.name, s.wall, exact,
 	       levels);
 	ps_close(&s);
+}
+
+/*
+ * Victim caches, as AMD's L3 (a level filled only by the L2's victims):
+ * its minimal sets are found only with a tail, which the probe picks with
+ * a set found with a stand-in tail.  Two hierarchies of no model in the
+ * library: the L3's ways and line exact by eviction sets, its size exact
+ * or not measured (the library's Zen 4 has it exact: its classes are
+ * counted with counted classes' lines as the tail; on these two the count
+ * does not complete, docs/algorithms.md).
+ */
+static const char *const victim_models[] = {
+	"name = victim-a\nclock freq=3.0G\n"
+	"cache L1D size=32K line=64 ways=8 latency=4 replacement=plru\n"
+	"cache L2 size=512K line=64 ways=8 latency=12 replacement=plru inclusion=inclusive\n"
+	"cache L3 size=16M line=64 ways=16 latency=40 replacement=plru inclusion=exclusive "
+	"index=hash slices=4 hash=random seed=5\n"
+	"memory latency=250\nframes mode=scattered seed=11\n",
+	"name = victim-b\nclock freq=2.0G\n"
+	"cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	"cache L2 size=2M line=64 ways=16 latency=14 replacement=plru inclusion=inclusive\n"
+	"cache L3 size=24M line=64 ways=12 latency=45 replacement=plru inclusion=exclusive "
+	"index=hash slices=8 hash=random seed=7\n"
+	"memory latency=300\nframes mode=scattered seed=12\n",
+};
+
+static void victim_caches(void)
+{
+	for (size_t i = 0; i < sizeof(victim_models) / sizeof(victim_models[0]); i++) {
+		struct ps_run s;
+		const struct mp_cache *got;
+
+		if (!ps_open_text(&s, "victim", victim_models[i], PS_EXACT) ||
+		    !scattered(&s, PS_EXACT))
+			continue;
+		probes(&s);
+		got = found(&s.r, 3);
+		CHECK(got && right(got->size_bytes, ps_cache(&s.model, 3)->size) &&
+		      got->ways == (int64_t)ps_cache(&s.model, 3)->ways && got->line_bytes == 64 &&
+		      got->method == MP_METHOD_EVSETS,
+		      "%s: the victim L3's ways and line by eviction sets, its size right or not "
+		      "measured (size %lld ways %lld line %lld)",
+		      s.name, got ? (long long)got->size_bytes : -2, got ? (long long)got->ways : -2,
+		      got ? (long long)got->line_bytes : -2);
+		ps_close(&s);
+	}
 }
 
 int main(int argc, char **argv)
@@ -109,5 +171,7 @@ int main(int argc, char **argv)
 
 	if (argc > 2)
 		variants = strcmp(argv[2], "rough") == 0 ? PS_ONLY(PS_ROUGH) : PS_ONLY(PS_EXACT);
+	if (argc == 1 || strstr("victim", argv[1]) != NULL)
+		victim_caches();
 	return ps_each_model(argc > 1 ? argv[1] : NULL, run, variants);
 }

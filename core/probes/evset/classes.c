@@ -20,6 +20,8 @@ static uint64_t set[MP_EVSET_MAX_POOL];
 static uint64_t victims[MP_EVSET_MAX_CLASSES];
 static uint64_t kept[KEPT_CLASSES][KEPT_LINES];
 static uint64_t kept_n[KEPT_CLASSES];
+/* The tail of a seeded count: lines of the classes counted. */
+static uint64_t tail[KEPT_CLASSES];
 /* Victims whose class was not found, set aside at most (set_aside). */
 #define EVSET_ASIDE 4u
 static uint64_t aside[EVSET_ASIDE];
@@ -84,12 +86,14 @@ static int mostly(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64
  * victim of a class counted before, or that class's set x, in most of
  * three tests?  Both ways, by most tests: a class counted twice makes the
  * size a class too large, and a test of a true set fails now and then.
+ * In a seeded count the tail holds counted classes' lines, which evict
+ * their own victims alone: there only the class's set is tried on x.
  */
 static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 		uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++) {
-		int ev = mostly(e, victims[i], s, m);
+		int ev = e->tail == tail ? 0 : mostly(e, victims[i], s, m);
 
 		if (ev == 0 && i < KEPT_CLASSES && kept_n[i])
 			ev = mostly(e, x, kept[i], kept_n[i]);
@@ -216,14 +220,43 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	return 1;
 }
 
+/* The seed's class, counted first with the tester's own tail.  -1 failed. */
+static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
+		      const struct mp_evset_seed *seed, struct mp_evset_classes *out)
+{
+	if (remove_class(e, pool, n, seed->set, seed->m) < 0)
+		return -1;
+	victims[0] = seed->x;
+	keep(0, seed->set, seed->m);
+	out->count = 1;
+	out->same += seed->m == out->ways;
+	out->other += seed->m != out->ways;
+	e->tail = tail;
+	e->ntail = 0;
+	return 0;
+}
+
+/* The tail grown to tail_want lines from the classes counted (their kept sets). */
+static void grow_tail(struct mp_evset *e, const struct mp_evset_seed *seed, uint64_t counted)
+{
+	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES && e->ntail < seed->tail_want; i++)
+		for (uint64_t j = 0; j < kept_n[i] && e->ntail < seed->tail_want; j++)
+			if (!mp_evset_member(tail, e->ntail, kept[i][j]))
+				tail[e->ntail++] = kept[i][j];
+}
+
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
-		   struct mp_evset_classes *out)
+		   const struct mp_evset_seed *seed, struct mp_evset_classes *out)
 {
 	int st;
 
 	*out = (struct mp_evset_classes){ .ways = ways };
 	naside = 0;
+	if (seed && count_seed(e, pool, &n, seed, out) < 0)
+		return -1;
 	while (n > 0) {
+		if (seed)
+			grow_tail(e, seed, out->count);
 		if ((st = next_class(e, pool, &n, out)) <= 0)
 			return st;
 		if (e->late && n > 0)

@@ -127,6 +127,22 @@ struct mp_evset_classes {
 };
 
 /*
+ * A class known before the count: victim x's minimal set (m lines), found
+ * with the tester's tail.  Its candidates are removed first with that
+ * tester; then the lines of the classes counted, tail_want of them, are
+ * the tail of every other class's search: a level filled only by the
+ * victims of the one above (exclusive, a victim cache) takes a set's lines
+ * only once something pushes them out of that level, and the lines of a
+ * class counted are congruent with no candidate left.
+ */
+struct mp_evset_seed {
+	uint64_t x;
+	const uint64_t *set;
+	uint64_t m;
+	uint64_t tail_want;
+};
+
+/*
  * Count the classes among pool[0 .. n) (the pool is reordered and used
  * up): take a victim, reduce the rest to a minimal set, remove every
  * candidate that set evicts, until none is left.  A set found without a
@@ -137,9 +153,10 @@ struct mp_evset_classes {
  * reductions lost) is set aside, four at most, and must in the end be
  * evicted by a class counted; else the count stops.  A set that evicts
  * the victim of a class counted before is that class again, not counted
- * twice.  -1 when a run failed.
+ * twice.  With a seed (NULL: none), its class is counted first and the
+ * classes counted give the tail.  -1 when a run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
-		   struct mp_evset_classes *out);
+		   const struct mp_evset_seed *seed, struct mp_evset_classes *out);
 
 #endif

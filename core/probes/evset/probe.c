@@ -47,6 +47,7 @@ struct level {
 	uint64_t pages;         /* pages its pool is taken from */
 	uint64_t n;             /* candidates in the pool */
 	bool within;            /* the pool holds only lines congruent with the victim above */
+	bool tailed;            /* its sets are found only with a tail (a victim level) */
 	uint64_t ways, line, size, classes;
 	const char *why;        /* what is not measured, and why */
 };
@@ -56,7 +57,7 @@ struct level {
 #define UPPER_TAIL 512u
 /* The second class's set and tail (corroborate); its victims tried at most. */
 #define EVSET_SECOND 4u
-static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL];
+static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL], stand_in[UPPER_TAIL];
 struct upper {
 	struct mp_evset e;
 	uint64_t set[UPPER_SET];
@@ -195,7 +196,9 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 
 	*nt = 0;
 	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL; i++) {
-		int a = mp_evset_member(by, nby, pool[i]) ? 0 : above(rn, lv, pool[i]), ev = 0;
+		bool own = mp_evset_member(by, nby, pool[i]) ||
+			   mp_evset_member(e->tail, e->ntail, pool[i]);
+		int a = own ? 0 : above(rn, lv, pool[i]), ev = 0;
 
 		/* Not evicted twice: a congruent line in the tail would count as a way. */
 		if (a > 0 && (ev = mp_evset_evicts(e, pool[i], by, nby)) == 0)
@@ -221,33 +224,69 @@ static const char *const find_why[] = {
 	[3] = "every reduction lost the eviction (a noisy host)",
 };
 
-/*
- * The tail, picked with the shortest evicting prefix of the pool; where
- * that evicts most candidates (every class near its threshold), with a
- * minimal set without a tail (mp_evset_find).  0 picked or lv->why
- * set, -1 failed.
- */
-static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
+/* The tail picked with set (m1 lines), which evicts the victim.  0 or lv->why set, -1 failed. */
+static int tail_by(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m1, uint64_t *nt)
 {
-	uint64_t m1 = 0;
-	int st, ev = 0;
-
-	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
-		return -1;
-	if (*nt >= EVSET_TAIL_FACTOR * lv->up_ways)
-		return 0;
-	if ((st = mp_evset_find(e, rn->x, pool, lv->n, set, &m1)) < 0)
-		return -1;
-	/* A set that does not evict the victim would put its congruent lines in the tail. */
-	if (st == 1 && (ev = mp_evset_confirmed(e, rn->x, set, m1)) < 0)
-		return -1;
-	if (st != 1 || ev != 1)
-		return lv->why = find_why[st == 1 ? 3 : st], 0;
 	if (pick_tail(rn, e, lv, set, m1, nt) < 0)
 		return -1;
 	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
 		lv->why = "too few candidates congruent above but not here";
 	return 0;
+}
+
+/*
+ * A minimal set of the victim found with tester e out of pool[from .. n),
+ * which holds up in two tests (a set that does not evict the victim would
+ * put its congruent lines in the tail), into set and *m1.  1 found, 0 not
+ * (lv->why), -1 failed.
+ */
+static int tail_picker(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t from,
+		       uint64_t *m1)
+{
+	int st = mp_evset_find(e, rn->x, pool + from, lv->n - from, set, m1), ev = 0;
+
+	if (st == 1 && (ev = mp_evset_confirmed(e, rn->x, set, *m1)) < 0)
+		return -1;
+	if (st < 0 || (st == 1 && ev == 1))
+		return st;
+	return lv->why = find_why[st == 1 ? 3 : st], 0;
+}
+
+/*
+ * The tail, picked with the shortest evicting prefix of the pool; where
+ * that evicts most candidates (every class near its threshold), with a
+ * minimal set found without a tail; where none is found, with one found
+ * with a stand-in tail: the first candidates of the pool, EVSET_TAIL_FACTOR
+ * times the most ways above.  A level filled only by the victims of the
+ * one above (exclusive, a victim cache) takes a set's lines only once
+ * something pushes them out of that level, so its set cannot be found
+ * without a tail (lv->tailed); a stand-in congruent with the victim here
+ * leaves the set a way or so short, which still evicts the victim's class
+ * and few lines of any other.  The stand-in is left out of the tail
+ * picked.  0 picked or lv->why set, -1 failed.
+ */
+static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
+{
+	uint64_t m1 = 0, want = EVSET_TAIL_FACTOR * lv->up_ways;
+	struct mp_evset s = *e;
+	int st;
+
+	if (pick_tail(rn, e, lv, pool, p, nt) < 0)
+		return -1;
+	if (*nt >= want)
+		return 0;
+	if ((st = tail_picker(rn, e, lv, 0, &m1)) != 0)
+		return st < 0 ? -1 : tail_by(rn, e, lv, m1, nt);
+	if (want > UPPER_TAIL || lv->n <= 2 * want)
+		return 0;
+	mp_memcpy(stand_in, pool, want * sizeof(*pool));
+	s.tail = stand_in;
+	s.ntail = want;
+	lv->why = NULL;
+	if ((st = tail_picker(rn, &s, lv, want, &m1)) <= 0)
+		return st;
+	lv->tailed = true;
+	return tail_by(rn, &s, lv, m1, nt);
 }
 
 /*
@@ -449,17 +488,21 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
 static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne)
 {
 	struct mp_evset_classes k;
+	struct mp_evset_seed seed = { .x = rn->x, .set = set, .m = lv->ways,
+				      .tail_want = EVSET_TAIL_FACTOR * lv->up_ways };
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
 
 	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
-	e->tail = NULL;
-	e->ntail = 0;
+	if (!lv->tailed) {
+		e->tail = NULL;
+		e->ntail = 0;
+	}
 	if (pool_of(rn, lv) < 0)
 		return -1;
-	if (mp_evset_count(e, pool, lv->n, lv->ways, &k) < 0)
+	if (mp_evset_count(e, pool, lv->n, lv->ways, lv->tailed ? &seed : NULL, &k) < 0)
 		return -1;
 	*borne = k.same > k.other;
 	if (lv->within)
