@@ -122,11 +122,11 @@ static void run(const char *path, int rough)
 /*
  * Victim caches, as AMD's L3 (a level filled only by the L2's victims):
  * its minimal sets are found only with a tail, which the probe picks with
- * a set found with a stand-in tail.  Two hierarchies of no model in the
- * library: the L3's ways and line exact by eviction sets, its size exact
- * or not measured (the library's Zen 4 has it exact: its classes are
- * counted with counted classes' lines as the tail; on these two the count
- * does not complete, docs/algorithms.md).
+ * a set found with a stand-in tail, and its classes are counted with a
+ * class's lines as the tail (docs/algorithms.md, "Eviction sets").  Two
+ * hierarchies of no model in the library: the L3's ways and line exact by
+ * eviction sets, its size exact or not measured (victim-b's is exact;
+ * victim-a's count stops at "a class has too few candidates in the pool").
  */
 static const char *const victim_models[] = {
 	"name = victim-a\nclock freq=3.0G\n"

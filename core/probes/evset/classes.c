@@ -220,19 +220,55 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	return 1;
 }
 
-/* The seed's class, counted first with the tester's own tail.  -1 failed. */
+/* Append line to the tail unless it is there or the tail is full. */
+static void tail_add(struct mp_evset *e, const struct mp_evset_seed *seed, uint64_t line)
+{
+	if (e->ntail < seed->tail_want && e->ntail < KEPT_CLASSES &&
+	    !mp_evset_member(tail, e->ntail, line))
+		tail[e->ntail++] = line;
+}
+
+/*
+ * The seed's class, counted first with the tester's own tail (free of the
+ * seed's class, not of others'): its candidates, those the seed's set
+ * evicts and the tail alone does not, leave the pool, and with the set they make the tail of the
+ * count (congruent with no candidate left; a tail that held a victim's
+ * class would give ways up on a victim level: its lines move up on a hit).
+ * -1 failed.
+ */
 static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      const struct mp_evset_seed *seed, struct mp_evset_classes *out)
 {
-	if (remove_class(e, pool, n, seed->set, seed->m) < 0)
-		return -1;
+	struct mp_evset own = *e;
+	uint64_t kept = 0;
+
+	e->tail = tail;
+	e->ntail = 0;
+	for (uint64_t i = 0; i < seed->m; i++)
+		tail_add(e, seed, seed->set[i]);
+	for (uint64_t i = 0; i < *n; i++) {
+		int ev = mp_evset_member(seed->set, seed->m, pool[i])
+			 ? 1 : mp_evset_confirmed(&own, pool[i], seed->set, seed->m);
+
+		/* Evicted by that tail alone: of a class it holds the ways of, not the seed's. */
+		if (ev == 1 && !mp_evset_member(seed->set, seed->m, pool[i])) {
+			int alone = mp_evset_tail_evicts(&own, pool[i]);
+
+			ev = alone < 0 ? -1 : !alone;
+		}
+		if (ev < 0)
+			return -1;
+		if (ev == 0)
+			pool[kept++] = pool[i];
+		else
+			tail_add(e, seed, pool[i]);
+	}
+	*n = kept;
 	victims[0] = seed->x;
 	keep(0, seed->set, seed->m);
 	out->count = 1;
 	out->same += seed->m == out->ways;
 	out->other += seed->m != out->ways;
-	e->tail = tail;
-	e->ntail = 0;
 	return 0;
 }
 
@@ -240,9 +276,8 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 static void grow_tail(struct mp_evset *e, const struct mp_evset_seed *seed, uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES && e->ntail < seed->tail_want; i++)
-		for (uint64_t j = 0; j < kept_n[i] && e->ntail < seed->tail_want; j++)
-			if (!mp_evset_member(tail, e->ntail, kept[i][j]))
-				tail[e->ntail++] = kept[i][j];
+		for (uint64_t j = 0; j < kept_n[i]; j++)
+			tail_add(e, seed, kept[i][j]);
 }
 
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,

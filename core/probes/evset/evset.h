@@ -67,6 +67,8 @@ bool mp_evset_late(struct mp_evset *e);
 
 /* Does the set (offsets into base, n of them) evict the victim?  1, 0, -1: a run failed. */
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
+/* Does the tester's tail alone evict the victim (it holds the ways of its class)?  1, 0, -1. */
+int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim);
 
 /*
  * The same in two tests of their own: a burst of noise on the victim's

@@ -481,6 +481,25 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
 }
 
 /*
+ * The classes at the victim's page offset, counted without a tail, or
+ * seeded with the victim's class and the tester's tail (a tailed level;
+ * any level whose count without a tail does not complete).
+ */
+static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
+		 const struct mp_evset_seed *seed, struct mp_evset_classes *k)
+{
+	struct mp_evset t = *e;
+
+	if (!seed) {
+		t.tail = NULL;
+		t.ntail = 0;
+	}
+	if (pool_of(rn, lv) < 0)
+		return -1;
+	return mp_evset_count(&t, pool, lv->n, lv->ways, seed, k);
+}
+
+/*
  * The size: classes among the lines of one page offset x the page x the
  * ways (docs/algorithms.md), where the way is at least a page (the victim
  * half a page on is not evicted) and every class was found.
@@ -496,13 +515,11 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
-	if (!lv->tailed) {
-		e->tail = NULL;
-		e->ntail = 0;
-	}
-	if (pool_of(rn, lv) < 0)
+	if (count(rn, e, lv, lv->tailed ? &seed : NULL, &k) < 0)
 		return -1;
-	if (mp_evset_count(e, pool, lv->n, lv->ways, lv->tailed ? &seed : NULL, &k) < 0)
+	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
+		return -1;
+	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
 		return -1;
 	*borne = k.same > k.other;
 	if (lv->within)

@@ -123,7 +123,8 @@ static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 	if (chase(e, x, 1, t) < 0)
 		return -1;
 	for (unsigned i = 0; i < e->passes; i++)
-		if (run_tail(e, tail) < 0 || chase(e, shuffled(e, set_order, set, n), n, t) < 0 ||
+		if (run_tail(e, tail) < 0 ||
+		    (n && chase(e, shuffled(e, set_order, set, n), n, t) < 0) ||
 		    run_tail(e, tail) < 0)
 			return -1;
 	if (chase(e, warm, 1, t) < 0)
@@ -185,6 +186,17 @@ int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 	}
 	flush(e, victim, set, n);
 	return 0;
+}
+
+int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim)
+{
+	int ev;
+
+	if (e->ntail == 0)
+		return 0;
+	ev = slow_always(e, victim, NULL, 0);
+	flush(e, victim, NULL, 0);
+	return ev;
 }
 
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
