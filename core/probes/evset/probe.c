@@ -133,19 +133,25 @@ static int above(struct run *rn, const struct level *lv, uint64_t y)
  * victim there (its minimal set evicts them, one try) can be congruent
  * here: a level's set index holds the bits of the one above it
  * (docs/algorithms.md).  The rest are left out, which makes the pool a
- * few dozen times smaller.
+ * few dozen times smaller.  The test keeps that level's tail, which takes
+ * a candidate out of the levels above it (an L2 of fewer ways than the L1,
+ * Alder Lake's 10 under 12, evicts none without); a candidate the tail
+ * alone evicts is of a class the tail holds the ways of, not the victim's.
  */
 static int filter_within(struct run *rn, struct level *lv)
 {
 	struct mp_evset e = rn->up.e;
 	uint64_t kept = 0;
 
-	e.tail = NULL;
-	e.ntail = 0;
 	e.trials = 1;
 	for (uint64_t i = 0; i < lv->n; i++) {
 		int ev = mp_evset_confirmed(&e, pool[i], rn->up.set, rn->up.m);
 
+		if (ev > 0) {
+			int alone = mp_evset_tail_evicts(&e, pool[i]);
+
+			ev = alone < 0 ? -1 : !alone;
+		}
 		if (ev < 0)
 			return -1;
 		if (ev > 0)
