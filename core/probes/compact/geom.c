@@ -277,16 +277,17 @@ static int block(struct mp_lower *lv, struct mp_geom *g)
  * and A + 1 do not, 2A lines half a way apart fit and 2A + 1 do not.  In
  * contiguous memory these hold wherever the sets lie; in memory that only
  * looks contiguous they come out differently from place to place
- * (UNREPEATED).  Then A lines three ways apart fit: a plain index puts
- * them in one set as it does lines one way apart, but a hashed one spreads
- * lines of any other stride over its slices unevenly, so that some slice's
- * set overflows (HASHED), while lines four ways apart, as far spread, still
- * fit: a spill at both strides comes of their span, not of a hash, and says
- * nothing (docs/algorithms.md, "Lower levels: compact sets").
+ * (UNREPEATED).  Then A lines an odd number of ways apart fit: a plain
+ * index puts them in one set as it does lines one way apart, but a hashed
+ * one spreads lines of such strides over its slices unevenly, so that some
+ * slice's set overflows (HASHED), while lines a power of two ways apart,
+ * as far spread, still fit: a spill at both strides comes of their span,
+ * not of a hash, and says nothing (docs/algorithms.md, "Lower levels:
+ * compact sets").
  */
 #define VERIFY_ROUNDS 2u
-#define HASH_STRIDE_WAYS 3u
-#define HASH_SPAN_WAYS 4u
+/* Odd strides (in ways) tried for a hash, each against a span of the next power of two. */
+static const unsigned hash_strides[] = { 3, 5, 7 };
 
 /* The geometry again at other places: 1, UNREPEATED, or -1 when a run failed. */
 static int repeated(struct mp_lower *lv, const struct mp_geom *g)
@@ -307,12 +308,29 @@ static int repeated(struct mp_lower *lv, const struct mp_geom *g)
 	return 1;
 }
 
-/* A lines three ways apart spill and four ways apart do not: 1 (hashed), 0, or -1. */
+/* The least power of two above an odd stride: a span as wide. */
+static unsigned span_of(unsigned odd)
+{
+	unsigned p = 1;
+
+	while (p < odd)
+		p *= 2;
+	return p;
+}
+
+/*
+ * A lines an odd number of ways apart spill and as many a span as wide
+ * apart do not: 1 (hashed), 0, or -1.  A linear (xor) hash can spread one
+ * odd stride evenly at some offsets (3 ways apart fitted the simulated
+ * Haswell's L3 in both rounds of a run in thirty, which then read 64-way):
+ * each round tries 3, 5 and 7.
+ */
 static int hashed(struct mp_lower *lv, const struct mp_geom *g)
 {
-	for (unsigned k = 0; k < VERIFY_ROUNDS; k++) {
-		int odd = spills(lv, HASH_STRIDE_WAYS * g->way, g->ways);
-		int even = odd == 1 ? spills(lv, HASH_SPAN_WAYS * g->way, g->ways) : 0;
+	for (unsigned k = 0; k < VERIFY_ROUNDS * MP_COUNT_OF(hash_strides); k++) {
+		unsigned odd_ways = hash_strides[k % MP_COUNT_OF(hash_strides)];
+		int odd = spills(lv, odd_ways * g->way, g->ways);
+		int even = odd == 1 ? spills(lv, span_of(odd_ways) * g->way, g->ways) : 0;
 
 		if (odd == -1 || even == -1)
 			return -1;
