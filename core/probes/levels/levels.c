@@ -28,13 +28,8 @@
 #define LEVELS_COLD_PERCENT 100u
 #define LEVELS_FINE_FACTOR 4u
 #define LEVELS_FINE_DEFAULT (256u << 10)
-/*
- * Time bound of the sweep, by profile.  Only a noisy host reaches it (no
- * simulated model does): on this project's shared guest the points past
- * the L2 never settle, and 2 s gave the same levels as 4 s, within the
- * spread of runs of either, in half the time (docs/algorithms.md).
- */
-static const double levels_budget_s[] = { [MP_PROFILE_QUICK] = 2.0, [MP_PROFILE_FULL] = 4.0 };
+/* Time bound of the sweep. */
+#define LEVELS_BUDGET_S 4.0
 /* An effective capacity below this fraction of the documented size gets a note. */
 #define FAR_BELOW 0.5
 
@@ -297,7 +292,7 @@ void mp_probe_levels(struct mp_ctx *c)
 	k.line = longest_line(c->r, k.fine_line);
 	k.fine_upto = fine_upto(c->r);
 	k.cold_above = documented_total(c->r) * LEVELS_COLD_PERCENT / 100u;
-	k.budget_s = levels_budget_s[c->cfg->profile];
+	k.budget_s = LEVELS_BUDGET_S;
 	if (!measure_curve(c, &k, &m))
 		return;
 	record_curve(c, &k);
