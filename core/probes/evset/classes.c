@@ -65,6 +65,16 @@ int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *s, u
 	return ev == 1 ? mp_evset_evicts(e, victim, s, m) : ev;
 }
 
+int mp_evset_evicts_own(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64_t m)
+{
+	int ev = mp_evset_confirmed(e, victim, s, m), alone;
+
+	if (ev != 1)
+		return ev;
+	alone = mp_evset_tail_evicts(e, victim);
+	return alone < 0 ? -1 : !alone;
+}
+
 /* Does the set evict the victim in most of three tests?  1, 0, -1 a run failed. */
 static int mostly(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64_t m)
 {
@@ -230,11 +240,10 @@ static void tail_add(struct mp_evset *e, const struct mp_evset_seed *seed, uint6
 
 /*
  * The seed's class, counted first with the tester's own tail (free of the
- * seed's class, not of others'): its candidates, those the seed's set
- * evicts and the tail alone does not, leave the pool, and with the set they make the tail of the
- * count (congruent with no candidate left; a tail that held a victim's
- * class would give ways up on a victim level: its lines move up on a hit).
- * -1 failed.
+ * seed's class, not of others'): its members leave the pool, and with its
+ * set they make the tail of the count (congruent with no candidate
+ * left; a tail that held a victim's class would give ways up on a victim
+ * level, whose lines move up on a hit).  -1 failed.
  */
 static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      const struct mp_evset_seed *seed, struct mp_evset_classes *out)
@@ -247,21 +256,15 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	for (uint64_t i = 0; i < seed->m; i++)
 		tail_add(e, seed, seed->set[i]);
 	for (uint64_t i = 0; i < *n; i++) {
-		int ev = mp_evset_member(seed->set, seed->m, pool[i])
-			 ? 1 : mp_evset_confirmed(&own, pool[i], seed->set, seed->m);
+		int in = mp_evset_member(seed->set, seed->m, pool[i]) ? 1 :
+			 mp_evset_evicts_own(&own, pool[i], seed->set, seed->m);
 
-		/* Evicted by that tail alone: of a class it holds the ways of, not the seed's. */
-		if (ev == 1 && !mp_evset_member(seed->set, seed->m, pool[i])) {
-			int alone = mp_evset_tail_evicts(&own, pool[i]);
-
-			ev = alone < 0 ? -1 : !alone;
-		}
-		if (ev < 0)
+		if (in < 0)
 			return -1;
-		if (ev == 0)
-			pool[kept++] = pool[i];
-		else
+		if (in)
 			tail_add(e, seed, pool[i]);
+		else
+			pool[kept++] = pool[i];
 	}
 	*n = kept;
 	victims[0] = seed->x;

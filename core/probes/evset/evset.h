@@ -69,6 +69,12 @@ bool mp_evset_late(struct mp_evset *e);
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 /* Does the tester's tail alone evict the victim (it holds the ways of its class)?  1, 0, -1. */
 int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim);
+/*
+ * Does the set evict the victim in two tests running where the tester's
+ * tail alone does not (a tail free of the victim's class above, not of
+ * every other class's)?  1, 0, -1: a run failed.
+ */
+int mp_evset_evicts_own(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
  * The same in two tests of their own: a burst of noise on the victim's
@@ -130,12 +136,13 @@ struct mp_evset_classes {
 
 /*
  * A class known before the count: victim x's minimal set (m lines), found
- * with the tester's tail.  Its candidates are removed first with that
- * tester; then the lines of the classes counted, tail_want of them, are
- * the tail of every other class's search: a level filled only by the
- * victims of the one above (exclusive, a victim cache) takes a set's lines
- * only once something pushes them out of that level, and the lines of a
- * class counted are congruent with no candidate left.
+ * with the tester's tail.  Its candidates (those the set evicts with that
+ * tail and the tail alone does not) are removed first; then the lines of
+ * the classes counted, tail_want of them, are the tail of every other
+ * class's search: a level filled only by the victims of the one above
+ * (exclusive, a victim cache) takes a set's lines only once something
+ * pushes them out of that level, and the lines of a class counted are
+ * congruent with no candidate left.
  */
 struct mp_evset_seed {
 	uint64_t x;

@@ -145,13 +145,8 @@ static int filter_within(struct run *rn, struct level *lv)
 
 	e.trials = 1;
 	for (uint64_t i = 0; i < lv->n; i++) {
-		int ev = mp_evset_confirmed(&e, pool[i], rn->up.set, rn->up.m);
+		int ev = mp_evset_evicts_own(&e, pool[i], rn->up.set, rn->up.m);
 
-		if (ev > 0) {
-			int alone = mp_evset_tail_evicts(&e, pool[i]);
-
-			ev = alone < 0 ? -1 : !alone;
-		}
 		if (ev < 0)
 			return -1;
 		if (ev > 0)
