@@ -520,8 +520,6 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 		return -1;
 	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
 		return -1;
-	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
-		return -1;
 	*borne = k.same > k.other;
 	if (lv->within)
 		return within_size(rn, lv, &k);
@@ -583,7 +581,6 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	return e->slow > in ? 0 : (lv->why = "the latencies give no threshold above a hit here", 0);
 }
 
-/* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 /*
  * The ways the count did not bear out (most of its classes' minimal sets
  * of another size): a second class's must (corroborate), else the level
@@ -604,6 +601,7 @@ static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
 	return 0;
 }
 
+/* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 static int measure(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
