@@ -68,14 +68,6 @@ static void record_level(struct mp_ctx *c, int32_t level, int64_t eff, double ti
 	mp_footprint_latency(c->p, per_line(c, ticks), &f->line_cycles, &f->line_ns);
 }
 
-/* The L1I's measured size where fetches meet one (first 1), else MP_NA. */
-static int64_t l1i_size(const struct mp_ctx *c, int32_t first)
-{
-	const struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
-
-	return first == 1 && l1i && l1i->size_bytes > 0 ? l1i->size_bytes : MP_NA;
-}
-
 static bool near_l1i(int64_t size, uint64_t eff)
 {
 	return size > 0 && (double)eff >= (double)size * (1.0 - FETCH_L1I_REL) &&
@@ -111,8 +103,8 @@ static int32_t record_levels(struct mp_ctx *c, struct mp_mem *m, const struct mp
 			     int32_t first)
 {
 	int32_t n = k->steps.nsteps, level = MP_NA, levels = 0;
-	int64_t size = l1i_size(c, first);
-	struct mp_cache *l1i = mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION);
+	struct mp_cache *l1i = first == 1 ? mp_result_find_cache(c->r, 1, MP_KIND_INSTRUCTION) : NULL;
+	int64_t size = l1i && l1i->size_bytes > 0 ? l1i->size_bytes : MP_NA;  /* where fetches meet it */
 
 	if (first > 1)
 		level = first;
