@@ -65,7 +65,6 @@ bool mp_sim_sweep(struct mp_sim *s, uint64_t base, uint64_t stride, uint64_t cou
 	return i == steps;
 }
 
-/* Every line of the first fetch-side cache that [va, va + bytes) spans; false if unmapped. */
 /*
  * Does the decoded-op cache deliver this fetch line?  It is filled by
  * every line it misses (LRU), and a hit costs its latency alone.
@@ -85,7 +84,11 @@ static bool opcache_delivers(struct mp_sim *s, uint64_t window)
 	return true;
 }
 
-/* A serial chain's lines never come from the decoded-op cache (struct mp_code.serial). */
+/*
+ * Every line of the first fetch-side cache that [va, va + bytes) spans;
+ * false if unmapped.  A serial chain's lines never come from the
+ * decoded-op cache (struct mp_code.serial).
+ */
 static bool fetch_block(struct mp_sim *s, uint64_t va, uint64_t bytes, bool serial)
 {
 	uint64_t line = s->cur->fetch_line;
