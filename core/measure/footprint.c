@@ -137,7 +137,7 @@ bool mp_footprint_append(struct mp_ck *a, const struct mp_ck *b)
 	return true;
 }
 
-/* The minimum time of C(bytes) alone, by the single-point discipline. */
+/* The minimum time of C(bytes) alone, by the sweep's rule for its length (mp_stable_for). */
 static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes, double *ticks)
 {
 	struct mp_chase ch;
@@ -147,9 +147,7 @@ static enum mp_status ck_time(struct mp_ctx *c, struct ck_run *r, uint64_t bytes
 		st = mp_chase_warm(c, &ch);
 	if (st != MP_OK)
 		return st;
-	if (ch.length > MP_WINDOW_STEPS)
-		return mp_chase_pass(c, &ch, ticks);
-	return mp_chase_min_pass(c, &ch, MP_MIN_PASSES(mp_stable_runs(c->cfg)), ticks);
+	return mp_chase_min_pass(c, &ch, MP_MIN_PASSES(mp_stable_for(c->cfg, ch.length)), ticks);
 }
 
 enum mp_status mp_footprint_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,
@@ -159,6 +157,7 @@ enum mp_status mp_footprint_refine(struct mp_ctx *c, struct mp_mem *m, const str
 	uint64_t lo = k->bytes[below->last];
 	uint64_t hi = below->last + 1 < (int32_t)k->n ? k->bytes[below->last + 1] : lo;
 	struct ck_run run = { .m = m, .k = k, .region = "levels-refine" };
+	double noise = below->noise > k->steps.noise ? below->noise : k->steps.noise;
 	double fit = mp_log2(1.0 + MP_FOOTPRINT_FIT_RISE), t;
 
 	mp_rng_seed(&run.g, c->cfg->seed + (uint64_t)i);
@@ -181,7 +180,7 @@ enum mp_status mp_footprint_refine(struct mp_ctx *c, struct mp_mem *m, const str
 		if (st != MP_OK)
 			return st;
 		if (mp_log2(t / below->peak) <= fit ||
-		    mp_log2(t / below->peak) <= MP_STEP_NOISE_K * k->steps.noise)
+		    mp_log2(t / below->peak) <= MP_STEP_NOISE_K * noise)
 			lo = mid;
 		else
 			hi = mid;

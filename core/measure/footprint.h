@@ -89,9 +89,10 @@ enum mp_status mp_footprint_sweep(struct mp_ctx *c, struct mp_mem *m, const char
  * The largest footprint in (k.bytes[plateau.last], k.bytes[plateau.last+1])
  * that still runs at the level of plateau i, found by halving the bracket
  * MP_FOOTPRINT_REFINE_STEPS times: the effective capacity of level i + 1.
- * A footprint fits while its time stays within MP_FOOTPRINT_FIT_RISE, or
- * three times the curve's noise scale, of the plateau's highest point; one
- * larger than cold_above cannot fit and is not measured.
+ * A footprint, timed by the sweep's rule for its length, fits while its
+ * time stays within MP_FOOTPRINT_FIT_RISE, or three times the noise scale
+ * (the plateau's or the curve's, the larger), of the plateau's highest
+ * point; one larger than cold_above cannot fit and is not measured.
  */
 #define MP_FOOTPRINT_FIT_RISE 0.01
 enum mp_status mp_footprint_refine(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k,

@@ -108,6 +108,7 @@ static void plateaus(const double *m, int32_t n, const struct cands *c, struct m
 				    p[k].last - (p[k].first + p[k].last + 1) / 2 + 1);
 		p[k].high = m[p[k].last];
 		p[k].peak = peak(m, p[k].first, p[k].last);
+		p[k].noise = noise_scale(m + p[k].first, p[k].last - p[k].first + 1);
 	}
 }
 
@@ -254,10 +255,12 @@ int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, do
 	last[1].upper = top;
 	last[1].high = top;
 	last[1].peak = top;
+	last[1].noise = 0.0;
 	last->last = j;
 	last->level = median(m + last->first, j - last->first + 1);
 	last->upper = median(m + (last->first + j + 1) / 2, j - (last->first + j + 1) / 2 + 1);
 	last->high = m[j];
 	last->peak = peak(m, last->first, j);
+	last->noise = noise_scale(m + last->first, j - last->first + 1);
 	return ++out->nsteps;
 }

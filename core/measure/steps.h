@@ -47,6 +47,7 @@ struct mp_plateau {
 	double upper;           /* median of its upper half: less diluted by the level above */
 	double high;            /* its despiked value at `last` */
 	double peak;            /* its largest despiked value (noise within it) */
+	double noise;           /* median |log2 ratio| of its neighbouring points */
 };
 
 struct mp_steps {

@@ -183,6 +183,29 @@ static void flat_and_noise(void)
 	CHECK_EQ_INT(find(&c, 1, &st), 0, "one point");
 }
 
+/*
+ * Each plateau carries its own noise scale: a clean L1 and a jittery L2
+ * (a shared level) give the L2 the larger one, where the curve's median
+ * ratio, taken over both, says the L1's.
+ */
+static void plateau_noise(void)
+{
+	struct curve c;
+	struct mp_steps st;
+	static const struct level lv[] = { { 32 << 10, 4 }, { 8 << 20, 40 } };
+
+	grid(&c, 1024, 64 << 20);
+	make(&c, lv, 2, 300, 0, 0, 0, 0, 4);
+	for (int32_t i = 0; i < c.n; i++)
+		if (c.x[i] > (64 << 10) && c.x[i] <= (8 << 20))
+			c.y[i] *= 1.0 + 0.06 * (i % 2);
+	CHECK_EQ_INT(find(&c, c.n, &st), 2, "clean L1, jittery L2: two transitions");
+	CHECK(st.plateau[0].noise == 0.0, "the clean L1's noise is 0 (%.4f)", st.plateau[0].noise);
+	CHECK(st.plateau[1].noise > 0.02 && st.plateau[1].noise > st.noise,
+	      "the jittery L2's noise %.4f is its own (the curve's: %.4f)", st.plateau[1].noise,
+	      st.noise);
+}
+
 static void log2_accuracy(void)
 {
 	double worst = 0;
@@ -205,5 +228,6 @@ int main(void)
 	close_levels();
 	adjacent_tlb_steps();
 	flat_and_noise();
+	plateau_noise();
 	return check_done();
 }

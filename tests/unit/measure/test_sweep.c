@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sweep discipline (core/measure/timing.c, mp_sweep_run) on scripted
+ * curves: which points it keeps visiting and which it knocks out.  Each
+ * visit of point i returns the curve's value there, raised on a point's
+ * first visits where the script says so (a disturbed run).
+ */
+#include <string.h>
+
+#include "core/config.h"
+#include "core/measure/timing.h"
+#include "core/probe.h"
+#include "tests/check.h"
+#include "tests/output.h"
+
+#define NPTS 8
+
+struct script {
+	double y[NPTS];
+	unsigned disturbed[NPTS];   /* first visits of point i that read 20% high */
+	unsigned visits[NPTS];
+};
+
+static uint64_t clock_ticks;
+
+static uint64_t fake_now(struct mp_platform *p)
+{
+	(void)p;
+	return clock_ticks += 1000;
+}
+
+static enum mp_status visit(struct mp_ctx *c, void *arg, const struct mp_sweep *s, uint32_t i,
+			    double *ticks, uint32_t *n)
+{
+	struct script *sc = arg;
+
+	(void)c;
+	(void)s;
+	ticks[0] = sc->y[i] * (sc->visits[i] < sc->disturbed[i] ? 1.2 : 1.0);
+	sc->visits[i]++;
+	*n = 1;
+	return MP_OK;
+}
+
+static void run(struct script *sc, struct mp_sweep *s)
+{
+	static const struct mp_platform_ops ops = { .now = fake_now };
+	struct mp_platform p = { .name = "fake", .tick_hz = 1000000000ull, .core_hz = 1000000000ull,
+				 .ops = &ops, .out = test_output() };
+	struct mp_config cfg;
+	struct mp_ctx c = { .p = &p, .cfg = &cfg };
+	uint64_t x[NPTS];
+
+	mp_config_defaults(&cfg);
+	for (uint32_t i = 0; i < NPTS; i++)
+		x[i] = 1024u << i;
+	mp_sweep_init(s, &cfg, x, NPTS);
+	CHECK(mp_sweep_run(&c, s, visit, sc, "test") == MP_OK, "the sweep runs");
+}
+
+/* A curve that ends flat: the last point goes after the first sweep, as an inner one would. */
+static void flat_end(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 4, 40, 100, 100, 100 } };
+
+	sc.disturbed[4] = 6;          /* the transition's point settles late */
+	run(&sc, &s);
+	CHECK(s.state[NPTS - 1] == MP_POINT_OUT, "a flat end is knocked out (state %d)",
+	      (int)s.state[NPTS - 1]);
+	CHECK(sc.visits[NPTS - 1] == 1, "a flat end is visited once (%u)", sc.visits[NPTS - 1]);
+	CHECK(sc.visits[6] == 1, "the point inside the flat end is visited once (%u)",
+	      sc.visits[6]);
+	CHECK(sc.visits[4] > 6, "the transition's point is visited until it settles (%u)",
+	      sc.visits[4]);
+	CHECK(s.best[4] == 40.0 && s.best[NPTS - 1] == 100.0, "the minima are kept (%.1f, %.1f)",
+	      s.best[4], s.best[NPTS - 1]);
+}
+
+/* A curve that climbs at its end: the last point stays until it settles. */
+static void climbing_end(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 4, 4, 4, 4, 40 } };
+
+	sc.disturbed[4] = 6;
+	run(&sc, &s);
+	CHECK(s.state[NPTS - 1] == MP_POINT_STABLE, "a climbing end settles (state %d)",
+	      (int)s.state[NPTS - 1]);
+	CHECK(sc.visits[NPTS - 1] > 1, "a climbing end is visited again (%u)",
+	      sc.visits[NPTS - 1]);
+}
+
+/* A flat end whose neighbour finds a new minimum is visited again. */
+static void revived_end(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 4, 4, 4, 100, 100 } };
+
+	sc.disturbed[6] = 2;          /* the neighbour reads high twice: the end is out first */
+	sc.disturbed[NPTS - 1] = 1;
+	run(&sc, &s);
+	CHECK(sc.visits[NPTS - 1] > 1, "a revived end is visited again (%u)",
+	      sc.visits[NPTS - 1]);
+	CHECK(s.best[NPTS - 1] == 100.0, "its minimum comes down (%.1f)", s.best[NPTS - 1]);
+}
+
+int main(void)
+{
+	flat_end();
+	climbing_end();
+	revived_end();
+	return check_done();
+}
