@@ -230,13 +230,23 @@ static bool redundant(const struct mp_platform *p, const struct mp_sweep *s, uin
 	return mp_same_time(p, s->best[i], mid, MP_KNOCKOUT_REL);
 }
 
-/* Cooper-Xu's knock-out phase, after a sweep. */
+/* Does the curve end flat: the last point equal to the one before it? */
+static bool flat_end(const struct mp_platform *p, const struct mp_sweep *s)
+{
+	double lo = s->best[s->n - 2], end = s->best[s->n - 1];
+
+	return !mp_is_na(lo) && !mp_is_na(end) && mp_same_time(p, end, lo, MP_KNOCKOUT_REL);
+}
+
+/* Cooper-Xu's knock-out phase, after a sweep; ours also knocks out a flat end. */
 static void knock_out(struct mp_ctx *c, struct mp_sweep *s)
 {
 	for (uint32_t i = 1; i + 1 < s->n; i++) {
 		if (s->state[i] == MP_POINT_ACTIVE && redundant(c->p, s, i))
 			s->state[i] = MP_POINT_OUT;
 	}
+	if (s->n > 2 && s->state[s->n - 1] == MP_POINT_ACTIVE && flat_end(c->p, s))
+		s->state[s->n - 1] = MP_POINT_OUT;
 }
 
 static uint32_t settled(const struct mp_sweep *s)
