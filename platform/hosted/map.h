@@ -15,9 +15,13 @@ struct mp_hosted_map_req {
 	size_t align;          /* a power of two, at least the system page */
 	bool huge;             /* ask for transparent huge pages */
 	bool exec;             /* will hold generated code */
+	void *at;              /* where to map it, when free (aligned); NULL: anywhere */
 };
 
-/* Anonymous memory, not yet touched, at req->align; NULL when the system has none. */
+/*
+ * Anonymous memory, not yet touched, at req->align: at req->at when that
+ * range is free, else anywhere; NULL when the system has none.
+ */
 void *mp_hosted_map(const struct mp_hosted_map_req *req);
 
 /* Give back what mp_hosted_map returned (the same bytes). */

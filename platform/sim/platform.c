@@ -6,6 +6,10 @@
  *   mem_alloc()  real host memory (the chase reads its pointers), mapped in
  *                the simulator at its host address with the page size asked
  *                for when a TLB of the model maps it, else the base page.
+ *                The host addresses follow from the order of the requests
+ *                alone (from SIM_VA_BASE up), not from the host's address
+ *                space randomisation: the model's identity frames make them
+ *                physical, and a hashed index's answers depend on them.
  *   run()        every access simulated; counters are exact.  A model with
  *                `pmu counters=N` counts only the first N events asked that
  *                it has, lowest first, as a PMU with N counters arms them.
@@ -37,7 +41,11 @@
 struct simp {
 	struct mp_platform p;
 	struct mp_sim *sim;
+	uint64_t next;           /* where the next mapping goes, when free */
 };
+
+/* The first mapping's host address: far from what the host maps by itself. */
+#define SIM_VA_BASE (1ull << 44)
 
 /* What kernel_build leaves at the entry for run(): a tag and the kernel. */
 #define KERNEL_TAG 0x6b65726e656c4d50ull
@@ -76,6 +84,9 @@ static enum mp_status sp_mem_alloc(struct mp_platform *p, const struct mp_mem_re
 	memset(out, 0, sizeof(*out));
 	if (!req->bytes || (m.align & (m.align - 1)))
 		return MP_ENOMEM;
+	me(p)->next = (me(p)->next + m.align - 1) & ~(uint64_t)(m.align - 1);
+	m.at = (void *)(uintptr_t)me(p)->next;
+	me(p)->next += m.bytes;
 	base = mp_hosted_map(&m);
 	if (!base || !mp_sim_map(s, (uint64_t)(uintptr_t)base, m.bytes, page, req->contiguous)) {
 		mp_hosted_unmap(base, m.bytes);
@@ -399,6 +410,7 @@ struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_ou
 		free(sp);
 		return NULL;
 	}
+	sp->next = SIM_VA_BASE;
 	sp->p = (struct mp_platform){
 		.name = MP_SIM_PLATFORM,
 		.tick_hz = m->clock_hz,
