@@ -179,8 +179,13 @@ static enum mp_status build_other(struct policy_job *j, struct mp_mem *other)
 	st = p->ops->mem_alloc(p, &req, other);
 	if (st != MP_OK)
 		return st;
-	/* The string falls in the elements' sets wherever it lies. */
-	shift = ((uint64_t)(uintptr_t)a->mem.base - (uint64_t)(uintptr_t)other->base) % span;
+	/*
+	 * The string falls in the elements' sets wherever it lies (taken
+	 * apart: a span that is no power of two, 30M / 12 ways, does not
+	 * divide 2^64, so the difference of the bases must not wrap).
+	 */
+	shift = ((uint64_t)(uintptr_t)a->mem.base % span + span -
+		 (uint64_t)(uintptr_t)other->base % span) % span;
 	for (uint64_t i = 0; i < per; i++)
 		for (uint64_t s = 0; s < j->sets; s++)
 			code_offs[j->blocks++] = shift + i * span + s * j->l->unit;
