@@ -114,11 +114,12 @@ static void one(const char *path)
 	CHECK(!count_notes(&full.r, "unreliable"), "%s: no counter unreliable without a limit",
 	      full.name);
 	/*
-	 * Closed before the limited copies run (its results stay): they then
-	 * get the memory it had, at the same host addresses, which the model's
-	 * identity frames make physical ones; a hashed L3 at other addresses
-	 * can tell AMP another answer (zen4's L3 "not told" in about half the
-	 * runs), whatever the counters.
+	 * Closed before the limited copies run (its results stay).  Each copy
+	 * maps its memory at the same host addresses, which the simulator
+	 * derives from the order of the requests (docs/simulator.md) and the
+	 * model's identity frames make physical: a hashed L3 at other
+	 * addresses can tell AMP another answer (zen4's L3 "not told" at some
+	 * addresses), whatever the counters.
 	 */
 	cs_close(&full);
 	for (unsigned i = 0; i < NLIMITS; i++)
