@@ -8,6 +8,7 @@
  * registers must leave that throughput unmeasured; one without op lines
  * makes the probe unsupported.
  */
+#include "tests/probes/notes.h"
 #include "tests/probes/probe_sim.h"
 
 /* The simulator counts whole cycles: a kernel of 2048 iterations rounds by under 1e-4. */
@@ -113,8 +114,61 @@ static void test_too_few_registers(void)
 	ps_close(&s);
 }
 
+/* The run of the platform under test, for flat_run to wrap. */
+static const struct mp_platform_ops *real_ops;
+
+/* Every kernel as long as any other: an emulator's coarse clock, or a disturbed platform. */
+static enum mp_status flat_run(struct mp_platform *p, const struct mp_run *r,
+			       struct mp_sample *out)
+{
+	enum mp_status st = real_ops->run(p, r, out);
+
+	if (st == MP_OK && r->op == MP_OP_KERNEL)
+		out->ticks = 100000;
+	return st;
+}
+
+/*
+ * Kernels whose time does not grow with their length give no difference:
+ * every operation not measured (none at zero or below, the QEMU boot's
+ * -101.7-cycle FMA), the clock not measured, the probe still ok, a note.
+ */
+static void test_flat_kernels(void)
+{
+	static const char *text = "clock freq=1G\ncache L1D size=32K line=64 ways=8 latency=4\n"
+				  "memory latency=100\nop int-add latency=1 throughput=1\n"
+				  "op fp-fma latency=4 throughput=2\n";
+	static struct mp_platform_ops flat;
+	struct ps_run s = { 0 };
+	char err[256];
+	int bad = 0;
+
+	CHECK(mp_sim_model_parse(&s.model, "inline", text, strlen(text), err, sizeof(err)) == 0,
+	      "inline model: %s", err);
+	snprintf(s.name, sizeof(s.name), "flat kernels");
+	mp_config_defaults(&s.cfg);
+	if (!ps_platform(&s.model, s.name, &s.p, &s.r))
+		return;
+	real_ops = s.p->ops;
+	flat = *real_ops;
+	flat.run = flat_run;
+	s.p->ops = &flat;
+	ps_probe(&s, "cpu", mp_probe_cpu);
+	for (int32_t i = 0; i < s.r.cpu_timing.nops; i++)
+		bad += !mp_is_na(s.r.cpu_timing.ops[i].latency_cycles) ||
+		       !mp_is_na(s.r.cpu_timing.ops[i].throughput);
+	CHECK(s.r.cpu_timing.nops > 0 && !bad, "flat kernels: %d of %d operations measured",
+	      bad, (int)s.r.cpu_timing.nops);
+	CHECK(mp_is_na(s.r.cpu_timing.core_hz_min), "flat kernels: no clock (%.0f Hz)",
+	      s.r.cpu_timing.core_hz_min);
+	CHECK(ps_note(&s.r, "not measured: the longer kernel"), "flat kernels: a note says why");
+	s.p->ops = real_ops;
+	ps_close(&s);
+}
+
 int main(void)
 {
 	test_too_few_registers();
+	test_flat_kernels();
 	return ps_each_model(NULL, one, PS_ONLY(PS_EXACT));
 }

@@ -55,6 +55,7 @@ enum mp_status mp_cpu_per_op(struct cpu_ctx *x, enum mp_arith op, uint32_t width
 	st = time_kernel(x, &k, &twice);
 	if (st != MP_OK)
 		return st;
-	*ticks = (twice - once) / ((double)STEPS * chains * DEPTH);
+	*ticks = twice > once ? (twice - once) / ((double)STEPS * chains * DEPTH)
+			      : mp_na_double();
 	return MP_OK;
 }

@@ -30,7 +30,8 @@ static void clock_sample(struct cpu_ctx *x)
 	struct mp_cpu_timing *t = &x->c->r->cpu_timing;
 	double ticks, hz;
 
-	if (mp_cpu_per_op(x, MP_ARITH_INT_ADD, MP_WIDTH_SCALAR, 1, &ticks) != MP_OK || ticks <= 0)
+	if (mp_cpu_per_op(x, MP_ARITH_INT_ADD, MP_WIDTH_SCALAR, 1, &ticks) != MP_OK ||
+	    !(ticks > 0))
 		return;
 	x->cycle = ticks;
 	hz = (double)x->c->p->tick_hz / ticks;
@@ -64,7 +65,7 @@ static double best_interval(struct cpu_ctx *x, enum mp_arith op, uint32_t width,
 
 		if (st == MP_UNSUPPORTED)
 			break;
-		if (st != MP_OK)
+		if (st != MP_OK || mp_is_na(t))
 			return mp_na_double();
 		saturated = t > best * (1.0 - CPU_GAIN);
 		best = t < best ? t : best;
@@ -102,7 +103,8 @@ static bool measure(struct cpu_ctx *x, enum mp_arith op, uint32_t width)
 		mp_probe_fail(x->c, "the platform could not run an arithmetic kernel");
 		return false;
 	}
-	record(x, op, width, lat, best_interval(x, op, width, lat));
+	x->untimed += mp_is_na(lat);
+	record(x, op, width, lat, mp_is_na(lat) ? lat : best_interval(x, op, width, lat));
 	return true;
 }
 
@@ -134,8 +136,21 @@ static void measure_width(struct cpu_ctx *x, uint32_t width)
 	}
 }
 
-static void conclude(struct mp_ctx *c)
+static void note_untimed(const struct cpu_ctx *x)
 {
+	char text[MP_TEXT_LEN];
+
+	if (!x->untimed)
+		return;
+	mp_snprintf(text, sizeof(text), "cpu: %u operation(s) not measured: the longer kernel of "
+		    "a pair ran no slower than the shorter (a disturbed platform, or an "
+		    "emulator's clock)", x->untimed);
+	mp_result_add_note(x->c->r, text);
+}
+
+static void conclude(const struct cpu_ctx *x)
+{
+	struct mp_ctx *c = x->c;
 	struct mp_cpu_timing *t = &c->r->cpu_timing;
 
 	if (t->vector_bits == MP_NA)
@@ -145,8 +160,10 @@ static void conclude(struct mp_ctx *c)
 	if (!mp_is_na(t->core_hz_min))
 		t->clock_steady = t->core_hz_max - t->core_hz_min <= MP_CLOCK_STEADY * t->core_hz_max
 					  ? MP_YES : MP_NO;
+	note_untimed(x);
 	mp_snprintf(c->self->message, sizeof(c->self->message),
-		    "%d operations timed; widest vector %d bits; FMA %s; clock %s", (int)t->nops,
+		    "%d operations timed; widest vector %d bits; FMA %s; clock %s",
+		    (int)t->nops - (int)x->untimed,
 		    (int)t->vector_bits, t->fma == MP_YES ? "yes" : "no",
 		    t->clock_steady == MP_YES ? "steady" : t->clock_steady == MP_NO ? "moved"
 										  : "not measured");
@@ -173,5 +190,5 @@ void mp_probe_cpu(struct mp_ctx *c)
 	if (c->r->cpu_timing.nops == 0)
 		return mp_probe_unsupported(c, "no arithmetic kernel runs here (a model without "
 					       "op lines, or a processor the encoder lacks)");
-	conclude(c);
+	conclude(&x);
 }
