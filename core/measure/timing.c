@@ -230,22 +230,32 @@ static bool redundant(const struct mp_platform *p, const struct mp_sweep *s, uin
 	return mp_same_time(p, s->best[i], mid, MP_KNOCKOUT_REL);
 }
 
-/* Does the curve end flat: the last point equal to the one before it? */
-static bool flat_end(const struct mp_platform *p, const struct mp_sweep *s)
+/*
+ * Does the curve end straight: the last point equal to the one before it,
+ * or on the straight line through the two before it (DRAM's slow climb as
+ * page walks miss more)?
+ */
+static bool straight_end(const struct mp_platform *p, const struct mp_sweep *s)
 {
-	double lo = s->best[s->n - 2], end = s->best[s->n - 1];
+	uint32_t n = s->n;
+	double a = s->best[n - 3], b = s->best[n - 2], end = s->best[n - 1], f;
 
-	return !mp_is_na(lo) && !mp_is_na(end) && mp_same_time(p, end, lo, MP_KNOCKOUT_REL);
+	if (mp_is_na(b) || mp_is_na(end))
+		return false;
+	if (mp_same_time(p, end, b, MP_KNOCKOUT_REL))
+		return true;
+	f = (double)(s->x[n - 1] - s->x[n - 2]) / (double)(s->x[n - 2] - s->x[n - 3]);
+	return !mp_is_na(a) && mp_same_time(p, end, b + (b - a) * f, MP_KNOCKOUT_REL);
 }
 
-/* Cooper-Xu's knock-out phase, after a sweep; ours also knocks out a flat end. */
+/* Cooper-Xu's knock-out phase, after a sweep; ours also knocks out a straight end. */
 static void knock_out(struct mp_ctx *c, struct mp_sweep *s)
 {
 	for (uint32_t i = 1; i + 1 < s->n; i++) {
 		if (s->state[i] == MP_POINT_ACTIVE && redundant(c->p, s, i))
 			s->state[i] = MP_POINT_OUT;
 	}
-	if (s->n > 2 && s->state[s->n - 1] == MP_POINT_ACTIVE && flat_end(c->p, s))
+	if (s->n > 2 && s->state[s->n - 1] == MP_POINT_ACTIVE && straight_end(c->p, s))
 		s->state[s->n - 1] = MP_POINT_OUT;
 }
 

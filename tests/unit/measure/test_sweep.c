@@ -77,6 +77,18 @@ static void flat_end(void)
 	      s.best[4], s.best[NPTS - 1]);
 }
 
+/* A curve whose end climbs on a straight line (DRAM as page walks miss more) goes as a flat one. */
+static void straight_end(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 4, 40, 100, 110, 130 } };
+
+	sc.disturbed[4] = 6;
+	run(&sc, &s);
+	CHECK(sc.visits[NPTS - 1] == 1, "an end on the line of the two before is visited once (%u)",
+	      sc.visits[NPTS - 1]);
+}
+
 /* A curve that climbs at its end: the last point stays until it settles. */
 static void climbing_end(void)
 {
@@ -108,6 +120,7 @@ static void revived_end(void)
 int main(void)
 {
 	flat_end();
+	straight_end();
 	climbing_end();
 	revived_end();
 	return check_done();
