@@ -96,15 +96,10 @@ static void test_too_few_registers(void)
 	static const char *text = "clock freq=1G\ncache L1D size=32K line=64 ways=8 latency=4\n"
 				  "memory latency=100\nop int-add latency=1 throughput=1\n"
 				  "op fp-add latency=8 throughput=4\n";
-	struct ps_run s = { 0 };
-	char err[256];
+	static struct ps_run s;
 	const struct mp_op_timing *o;
 
-	CHECK(mp_sim_model_parse(&s.model, "inline", text, strlen(text), err, sizeof(err)) == 0,
-	      "inline model: %s", err);
-	snprintf(s.name, sizeof(s.name), "inline");
-	mp_config_defaults(&s.cfg);
-	if (!ps_platform(&s.model, s.name, &s.p, &s.r))
+	if (!ps_open_text(&s, "inline", text, PS_EXACT))
 		return;
 	ps_probe(&s, "cpu", mp_probe_cpu);
 	o = found(&s.r, MP_ARITH_FP_ADD, 64);
@@ -139,15 +134,10 @@ static void test_flat_kernels(void)
 				  "memory latency=100\nop int-add latency=1 throughput=1\n"
 				  "op fp-fma latency=4 throughput=2\n";
 	static struct mp_platform_ops flat;
-	struct ps_run s = { 0 };
-	char err[256];
+	static struct ps_run s;
 	int bad = 0;
 
-	CHECK(mp_sim_model_parse(&s.model, "inline", text, strlen(text), err, sizeof(err)) == 0,
-	      "inline model: %s", err);
-	snprintf(s.name, sizeof(s.name), "flat kernels");
-	mp_config_defaults(&s.cfg);
-	if (!ps_platform(&s.model, s.name, &s.p, &s.r))
+	if (!ps_open_text(&s, "flat kernels", text, PS_EXACT))
 		return;
 	real_ops = s.p->ops;
 	flat = *real_ops;
