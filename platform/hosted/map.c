@@ -6,9 +6,9 @@
 
 #define MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
-static int prot_of(const struct mp_hosted_map_req *req)
+int mp_hosted_prot(bool exec)
 {
-	return PROT_READ | PROT_WRITE | (req->exec ? PROT_EXEC : 0);
+	return PROT_READ | PROT_WRITE | (exec ? PROT_EXEC : 0);
 }
 
 /* The mapping at req->at, where that range is free (the kernel takes the hint); else NULL. */
@@ -18,7 +18,7 @@ static uint8_t *map_at(const struct mp_hosted_map_req *req)
 
 	if (!req->at)
 		return NULL;
-	raw = mmap(req->at, req->bytes, prot_of(req), MAP_FLAGS, -1, 0);
+	raw = mmap(req->at, req->bytes, mp_hosted_prot(req->exec), MAP_FLAGS, -1, 0);
 	if (raw == (uint8_t *)req->at)
 		return raw;
 	if (raw != MAP_FAILED)
@@ -30,7 +30,7 @@ static uint8_t *map_at(const struct mp_hosted_map_req *req)
 static uint8_t *map_aligned(const struct mp_hosted_map_req *req)
 {
 	size_t len = req->bytes + req->align;
-	uint8_t *raw = mmap(NULL, len, prot_of(req), MAP_FLAGS, -1, 0);
+	uint8_t *raw = mmap(NULL, len, mp_hosted_prot(req->exec), MAP_FLAGS, -1, 0);
 	uint8_t *at;
 
 	if (raw == MAP_FAILED)

@@ -24,6 +24,9 @@ struct mp_hosted_map_req {
  */
 void *mp_hosted_map(const struct mp_hosted_map_req *req);
 
+/* The protection of a mapping: read and write, and execute where it holds code. */
+int mp_hosted_prot(bool exec);
+
 /* Give back what mp_hosted_map returned (the same bytes). */
 void mp_hosted_unmap(void *base, size_t bytes);
 

@@ -93,8 +93,7 @@ static uint64_t round_up(uint64_t x, uint64_t to)
 /* A 1G page from hugetlbfs, where the system has one reserved. */
 static uint8_t *map_huge_1g(uint64_t bytes, bool exec)
 {
-	int prot = PROT_READ | PROT_WRITE | (exec ? PROT_EXEC : 0);
-	void *p = mmap(NULL, bytes, prot,
+	void *p = mmap(NULL, bytes, mp_hosted_prot(exec),
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (30 << MAP_HUGE_SHIFT), -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
@@ -150,10 +149,10 @@ static void drop_kept(struct linux_state *s)
 static bool reuse_kept(struct linux_state *s, const struct mp_mem_req *req, struct mp_mem *out)
 {
 	struct mp_mem_req *was = s->kept.handle;
-	int prot = PROT_READ | PROT_WRITE | (req->exec ? PROT_EXEC : 0);
 
 	if (!s->kept.base || !same_request(was, req) ||
-	    (was->exec != req->exec && mprotect(s->kept.base, s->kept.bytes, prot) != 0))
+	    (was->exec != req->exec &&
+	     mprotect(s->kept.base, s->kept.bytes, mp_hosted_prot(req->exec)) != 0))
 		return false;
 	was->exec = req->exec;
 	*out = s->kept;
