@@ -14,7 +14,6 @@ struct cpu_ctx {
 	struct mp_ctx *c;
 	struct mp_mem m;           /* executable memory the kernels are written into */
 	double cycle;              /* ticks of a dependent addition, the last time: a cycle */
-	unsigned untimed;          /* operations whose pair of kernels gave no difference */
 };
 
 /*

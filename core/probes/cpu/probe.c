@@ -103,7 +103,6 @@ static bool measure(struct cpu_ctx *x, enum mp_arith op, uint32_t width)
 		mp_probe_fail(x->c, "the platform could not run an arithmetic kernel");
 		return false;
 	}
-	x->untimed += mp_is_na(lat);
 	record(x, op, width, lat, mp_is_na(lat) ? lat : best_interval(x, op, width, lat));
 	return true;
 }
@@ -136,22 +135,32 @@ static void measure_width(struct cpu_ctx *x, uint32_t width)
 	}
 }
 
-static void note_untimed(const struct cpu_ctx *x)
+/* Operations recorded without a latency: their pair of kernels gave no difference. */
+static int32_t untimed(const struct mp_cpu_timing *t)
+{
+	int32_t n = 0;
+
+	for (int32_t i = 0; i < t->nops; i++)
+		n += mp_is_na(t->ops[i].latency_cycles);
+	return n;
+}
+
+static void note_untimed(struct mp_ctx *c, int32_t n)
 {
 	char text[MP_TEXT_LEN];
 
-	if (!x->untimed)
+	if (!n)
 		return;
-	mp_snprintf(text, sizeof(text), "cpu: %u operation(s) not measured: the longer kernel of "
+	mp_snprintf(text, sizeof(text), "cpu: %d operation(s) not measured: the longer kernel of "
 		    "a pair ran no slower than the shorter (a disturbed platform, or an "
-		    "emulator's clock)", x->untimed);
-	mp_result_add_note(x->c->r, text);
+		    "emulator's clock)", (int)n);
+	mp_result_add_note(c->r, text);
 }
 
-static void conclude(const struct cpu_ctx *x)
+static void conclude(struct mp_ctx *c)
 {
-	struct mp_ctx *c = x->c;
 	struct mp_cpu_timing *t = &c->r->cpu_timing;
+	int32_t n = untimed(t);
 
 	if (t->vector_bits == MP_NA)
 		t->vector_bits = 0;
@@ -160,10 +169,10 @@ static void conclude(const struct cpu_ctx *x)
 	if (!mp_is_na(t->core_hz_min))
 		t->clock_steady = t->core_hz_max - t->core_hz_min <= MP_CLOCK_STEADY * t->core_hz_max
 					  ? MP_YES : MP_NO;
-	note_untimed(x);
+	note_untimed(c, n);
 	mp_snprintf(c->self->message, sizeof(c->self->message),
 		    "%d operations timed; widest vector %d bits; FMA %s; clock %s",
-		    (int)t->nops - (int)x->untimed,
+		    (int)(t->nops - n),
 		    (int)t->vector_bits, t->fma == MP_YES ? "yes" : "no",
 		    t->clock_steady == MP_YES ? "steady" : t->clock_steady == MP_NO ? "moved"
 										  : "not measured");
@@ -190,5 +199,5 @@ void mp_probe_cpu(struct mp_ctx *c)
 	if (c->r->cpu_timing.nops == 0)
 		return mp_probe_unsupported(c, "no arithmetic kernel runs here (a model without "
 					       "op lines, or a processor the encoder lacks)");
-	conclude(&x);
+	conclude(c);
 }
