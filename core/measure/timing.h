@@ -117,8 +117,9 @@ unsigned mp_stable_runs(const struct mp_config *cfg);
  * visit per point per sweep.  A point is done when its minimum has not
  * changed for mp_stable_runs() of its runs; after every sweep a point that
  * agrees with its neighbours, or a last point that continues the line of
- * the two before it, is knocked out, and revived when a neighbour finds a new minimum.  Two minima are the same when they differ by less
- * than MP_SAME_CYCLES core cycles or MP_SAME_REL of their size, whichever is
+ * the two before it, is knocked out, and revived when a neighbour finds a
+ * new minimum.  Two minima are the same when they differ by less than
+ * MP_SAME_CYCLES core cycles or MP_SAME_REL of their size, whichever is
  * larger.
  */
 #define MP_SAME_CYCLES 0.5
