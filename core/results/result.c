@@ -134,6 +134,14 @@ void mp_result_add_note(struct mp_result *r, const char *text)
 	mp_strlcpy(r->notes[r->nnotes++], text ? text : "", MP_TEXT_LEN);
 }
 
+const struct mp_probe *mp_result_find_probe(const struct mp_result *r, const char *name)
+{
+	for (int32_t i = 0; i < mp_count(r->nprobes, MP_MAX_PROBES); i++)
+		if (!mp_strcmp(r->probes[i].name, name))
+			return &r->probes[i];
+	return NULL;
+}
+
 struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type)
 {
 	for (int32_t i = 0; i < mp_count(r->ncaches, MP_MAX_CACHES); i++)

@@ -436,6 +436,9 @@ struct mp_curve *mp_result_add_curve(struct mp_result *r, const char *name, cons
 bool mp_curve_add_point(struct mp_curve *c, double x, double y);
 void mp_result_add_note(struct mp_result *r, const char *text);
 
+/* The record of the probe of that name, or NULL. */
+const struct mp_probe *mp_result_find_probe(const struct mp_result *r, const char *name);
+
 /* Find the measured cache of a level and type, or NULL. */
 struct mp_cache *mp_result_find_cache(struct mp_result *r, int32_t level, enum mp_kind type);
 

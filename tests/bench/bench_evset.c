@@ -9,7 +9,6 @@
  * simulated seconds of the probes before evset, and evset's message.
  */
 #include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -36,14 +35,6 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static const struct mp_probe *probe_of(const struct mp_result *r, const char *name)
-{
-	for (int32_t i = 0; i < r->nprobes; i++)
-		if (!strcmp(r->probes[i].name, name))
-			return &r->probes[i];
-	return NULL;
-}
-
 /* The suite up to evset on a fresh simulator of m; its line. */
 static void measure(struct mp_sim_model *m)
 {
@@ -67,7 +58,7 @@ static void measure(struct mp_sim_model *m)
 	mp_result_init(&r, p->name);
 	w0 = now();
 	mp_suite_run(p, &cfg, &r);
-	ev = probe_of(&r, "evset");
+	ev = mp_result_find_probe(&r, "evset");
 	for (int32_t i = 0; i < r.nprobes; i++)
 		if (&r.probes[i] != ev && r.probes[i].seconds > 0)
 			before += r.probes[i].seconds;

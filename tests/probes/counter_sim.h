@@ -106,10 +106,9 @@ static inline void cs_close(struct cs_run *s)
 
 static inline enum mp_probe_status cs_probe_status(const struct cs_run *s, const char *name)
 {
-	for (int32_t i = 0; i < s->r.nprobes; i++)
-		if (!strcmp(s->r.probes[i].name, name))
-			return s->r.probes[i].status;
-	return MP_PROBE_FAILED;
+	const struct mp_probe *p = mp_result_find_probe(&s->r, name);
+
+	return p ? p->status : MP_PROBE_FAILED;
 }
 
 /* A cache the counters see: data or unified, at a level with a miss event. */

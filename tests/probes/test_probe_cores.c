@@ -87,12 +87,10 @@ static int run_suite(const char *name, struct fk_machine *m, const char *key, co
 	return 1;
 }
 
+/* The record of a probe of the last run. */
 static const struct mp_probe *probe(const char *name)
 {
-	for (int32_t i = 0; i < run.r.nprobes; i++)
-		if (strcmp(run.r.probes[i].name, name) == 0)
-			return &run.r.probes[i];
-	return NULL;
+	return mp_result_find_probe(&run.r, name);
 }
 
 static const struct mp_cache *cache_of(const struct mp_core_type *t, int32_t level)
