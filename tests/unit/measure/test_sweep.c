@@ -5,7 +5,6 @@
  * visit of point i returns the curve's value there, raised on a point's
  * first visits where the script says so (a disturbed run).
  */
-#include <string.h>
 
 #include "core/config.h"
 #include "core/measure/timing.h"
