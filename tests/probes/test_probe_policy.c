@@ -101,7 +101,43 @@ static void one(const char *path, int rough)
 	ps_close(&s);
 }
 
+/*
+ * A next-line prefetcher at the L1 brings some of AMP's lines back in some
+ * sets: the test then loses a line in some sets only, as random
+ * replacement does, but in the same sets every run.  Tree PLRU, so the
+ * probe may say plru, lru-like or "not measured" with its reason, never
+ * random.
+ */
+static const char prefetched[] =
+	"name = next-line\nclock freq=3.0G\n"
+	"cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	"cache L2 size=2M line=64 ways=16 latency=16 replacement=plru\n"
+	"memory latency=300\nprefetch kind=next-line level=1 degree=1\n";
+
+static void next_line(void)
+{
+	struct ps_run s;
+
+	if (!ps_open_text(&s, "next-line prefetcher", prefetched, PS_EXACT))
+		return;
+	fill(&s);
+	ps_probe(&s, "policy", mp_probe_policy);
+	for (int32_t i = 0; i < s.r.ncaches; i++) {
+		const struct mp_cache *c = &s.r.caches[i];
+		const char *got = mp_replacement_name(c->replacement);
+
+		CHECK(c->replacement == MP_REPL_UNKNOWN
+			      ? ps_note(&s.r, "in the same sets every run") != NULL
+			      : right(ps_cache(&s.model, c->level), c->replacement),
+		      "%s: L%d replacement %s: plru, lru-like or not measured with its reason",
+		      s.name, (int)c->level, got ? got : "not measured");
+	}
+	ps_close(&s);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 1 || strstr("next-line", argv[1]) != NULL)
+		next_line();
 	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_EXACT));
 }

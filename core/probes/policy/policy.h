@@ -46,8 +46,11 @@ enum mp_status mp_policy_flush(struct pol_ctx *p, uint8_t *at, uint64_t bytes, u
  */
 uint64_t mp_policy_holds(const struct pol_level *lv, int32_t i);
 
-/* The replacement policy of lv[i] (levels 0 .. i-1 are the ones above it). */
+/*
+ * The replacement policy of lv[i] (levels 0 .. i-1 are the ones above it);
+ * MP_REPL_UNKNOWN with *why set when the tests disagree (else *why NULL).
+ */
 enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_level *lv,
-					  int32_t i);
+					  int32_t i, const char **why);
 
 #endif

@@ -182,6 +182,7 @@ static uint64_t need(const struct pol_level *lv, int32_t n)
 static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 {
 	struct mp_cache *rec = lv[i].rec;
+	const char *why;
 
 	mp_progress(p->c->p, "policy", (uint64_t)i, (uint64_t)i + 1);
 	rec->write_allocate = write_allocates(p, lv, i);
@@ -191,7 +192,7 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 					      "frames): replacement not measured");
 		return;
 	}
-	rec->replacement = mp_policy_replacement(p, lv, i);
+	rec->replacement = mp_policy_replacement(p, lv, i, &why);
 	if (lv[i].way_bytes > p->m->frame_bytes && !p->m->contiguous)
 		note_level(p->c, lv[i].level, "sets not reachable one by one (frames not "
 					      "contiguous over a way): only random or not");
@@ -199,7 +200,7 @@ static void one_level(struct pol_ctx *p, struct pol_level *lv, int32_t i)
 		note_level(p->c, lv[i].level, "sets not reachable one by one (its way is not "
 					      "larger than the one above): only random or not");
 	if (rec->replacement == MP_REPL_UNKNOWN)
-		note_level(p->c, lv[i].level, "replacement policy could not be told");
+		note_level(p->c, lv[i].level, why ? why : "replacement policy could not be told");
 }
 
 void mp_probe_policy(struct mp_ctx *c)

@@ -9,7 +9,7 @@
  * so one timed chase over a row probes a line in every set) and the
  * outcome of a set is read from the time of that chase.  Random
  * replacement shows as every line missing in a few sets instead of one
- * line missing in all.
+ * line missing in all, and in other sets each run.
  *
  * nanoBench's cache analyzer goes further: it runs access sequences whose
  * outcomes differ between policies and compares with simulations.  So do
@@ -49,6 +49,8 @@
 #define REPL_SET_SHARE 2u
 /* Runs of an experiment; the minimum is kept (AMP 2.2 takes the minimum of 8). */
 #define REPL_REPEATS 5u
+/* Sets apart that random replacement moves a lost line by, from run to run, at least. */
+#define REPL_MOVED 0.5
 /* Distinguishing experiments after AMP's, and random sequences tried to find each. */
 #define REPL_TESTS 6u
 #define REPL_CANDIDATES 400u
@@ -79,6 +81,8 @@ struct repl {
 	void *chain[REPL_MAX_ROWS];
 	double t_hit, t_miss;
 	bool exclusive;
+	uint32_t murky;          /* AMP's test: its first line lost in some sets only */
+	const char *why;         /* the policy not told: why */
 };
 
 /* The experiment's lines (block b) come after the A fillers. */
@@ -252,12 +256,62 @@ static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len, bool *there)
 			return -1;
 		there[i] = f >= MP_POLICY_HALF;
 		gone += !there[i];
-		murky += f > REPL_CLEAN && f < 1.0 - REPL_CLEAN;
+		if (f > REPL_CLEAN && f < 1.0 - REPL_CLEAN && murky++ == 0)
+			r->murky = i;
 		lost += 1.0 - f;
 	}
 	if (gone > 0 && murky == 0)
 		return 1;
 	return lost >= MP_POLICY_HALF ? 0 : -1;
+}
+
+/*
+ * How far the runs of (seq, probe) lie apart, in sets where the probed line
+ * was lost: the second slowest of REPL_REPEATS runs against the fastest (a
+ * burst of noise slows one run).
+ */
+static enum mp_status moves(struct repl *r, const uint8_t *seq, uint32_t len, uint32_t probe,
+			    double *sets)
+{
+	double t[REPL_REPEATS], lo = 1e300, hi = 0, second = 0;
+	uint32_t top = 0;
+
+	for (uint32_t k = 0; k < REPL_REPEATS; k++) {
+		enum mp_status st = once(r, seq, len, probe, &t[k]);
+
+		if (st != MP_OK)
+			return st;
+		lo = t[k] < lo ? t[k] : lo;
+		top = t[k] > hi ? k : top;
+		hi = t[k] > hi ? t[k] : hi;
+	}
+	for (uint32_t k = 0; k < REPL_REPEATS; k++)
+		second = k != top && t[k] > second ? t[k] : second;
+	*sets = (second - lo) * (double)r->sets / (r->t_miss - r->t_hit);
+	return MP_OK;
+}
+
+/*
+ * AMP's test lost a line in some sets only.  Random replacement loses it
+ * in other sets each run; a policy of the history whose sets the probe's
+ * lines do not all reach alike (a next-line prefetcher refetches a line in
+ * some sets) loses it in the same sets every run.  Random when the runs of
+ * the first mixed line differ by REPL_MOVED sets or more, and by more than
+ * those of the line brought in last, whose presence no choice of this
+ * level's changes (noise, and random levels above, move both).
+ */
+static enum mp_replacement random_or_not(struct repl *r, const uint8_t *seq, uint32_t len)
+{
+	double mixed, there;
+
+	if (moves(r, seq, len, r->murky, &mixed) != MP_OK ||
+	    moves(r, seq, len, (uint32_t)r->lv->ways, &there) != MP_OK)
+		return MP_REPL_UNKNOWN;
+	if (mixed >= REPL_MOVED && mixed > there)
+		return MP_REPL_RANDOM;
+	r->why = "replacement not measured: lines were lost in some sets only, but in the same "
+		 "sets every run (not random; a policy of the history the probe could not model)";
+	return MP_REPL_UNKNOWN;
 }
 
 static void random_test(struct repl *r, uint8_t *seq, uint32_t *len, uint32_t *probe)
@@ -319,7 +373,7 @@ static enum mp_replacement classify(struct repl *r)
 	int clean = amp_test(r, seq, &len, there);
 
 	if (clean == 0)
-		return MP_REPL_RANDOM;
+		return random_or_not(r, seq, len);
 	if (clean < 0)
 		return MP_REPL_UNKNOWN;
 	for (unsigned i = 0; i < 3; i++)
@@ -454,13 +508,18 @@ static enum mp_replacement repeatable(struct pol_ctx *p, const struct pol_level 
 }
 
 enum mp_replacement mp_policy_replacement(struct pol_ctx *p, const struct pol_level *lv,
-					  int32_t i)
+					  int32_t i, const char **why)
 {
 	static struct repl r;
+	enum mp_replacement got;
 
+	*why = NULL;
 	if (lv[i].way_bytes > p->m->frame_bytes && !p->m->contiguous)
 		return repeatable(p, lv, i);
 	if (!setup(&r, p, lv, i))
 		return lv[i].ways < 2 ? MP_REPL_UNKNOWN : repeatable(p, lv, i);
-	return classify(&r);
+	r.why = NULL;
+	got = classify(&r);
+	*why = r.why;
+	return got;
 }
