@@ -101,6 +101,28 @@ static struct mp_probe *probes(struct ps_run *s)
 	return ev;
 }
 
+/*
+ * An L1 whose way is smaller than a page (Power9's 4K under 64K pages):
+ * the L2's candidates at the victim's page offset may all share its L2
+ * set, so its tail lies inside the pages; its ways and line must come from
+ * eviction sets.
+ */
+static void small_l1_way(const struct ps_run *s)
+{
+	const struct mp_sim_cache_model *l1 = ps_cache(&s->model, 1), *l2 = ps_cache(&s->model, 2);
+	const struct mp_cache *got = found(&s->r, 2);
+
+	if (!l1 || !l2 || l1->size / l1->ways >= s->p->page_bytes)
+		return;
+	CHECK(got && got->method == MP_METHOD_EVSETS && got->ways == (int64_t)l2->ways &&
+	      got->line_bytes == (int64_t)l2->line,
+	      "%s: L1 way %llu B under %lluK pages: the L2's ways and line by eviction sets "
+	      "(method %s, ways %lld, line %lld)",
+	      s->name, (unsigned long long)(l1->size / l1->ways),
+	      (unsigned long long)(s->p->page_bytes >> 10), got ? mp_method_name(got->method) : "-",
+	      got ? (long long)got->ways : -2, got ? (long long)got->line_bytes : -2);
+}
+
 static void run(const char *path, int rough)
 {
 	static int exact, levels;
@@ -114,6 +136,7 @@ static void run(const char *path, int rough)
 	ev = probes(&s);
 	for (int32_t level = 2; ps_cache(&s.model, level); level++, levels++)
 		check_level(&s, ps_cache(&s.model, level), ev, &exact);
+	small_l1_way(&s);
 	printf("INFO %s: probes %.2f s; %d of %d levels exact so far\n", s.name, s.wall, exact,
 	       levels);
 	ps_close(&s);

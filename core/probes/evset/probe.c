@@ -48,6 +48,7 @@ struct level {
 	uint64_t n;             /* candidates in the pool */
 	bool within;            /* the pool holds only lines congruent with the victim above */
 	bool tailed;            /* its sets are found only with a tail (a victim level) */
+	bool inpage;            /* its tail lies beside the victim in the pages (inpage_tail) */
 	uint64_t ways, line, size, classes;
 	const char *why;        /* what is not measured, and why */
 };
@@ -436,12 +437,14 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 
 	if (st != 1)
 		return st < 0 ? -1 : (lv->why = find_why[e->late ? 2 : 0], 0);
-	if (tail_of(rn, e, lv, p, &nt) < 0)
+	if (!lv->inpage && tail_of(rn, e, lv, p, &nt) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
-	e->tail = tail;
-	e->ntail = nt;
+	if (!lv->inpage) {
+		e->tail = tail;
+		e->ntail = nt;
+	}
 	if ((st = held_set(e, lv, rn->x, set, &mm)) <= 0)
 		return st;
 	if (mp_evset_line(e, rn->x, set, mm, &lv->line) < 0)
@@ -571,6 +574,8 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	const uint64_t *above_set = rn->up.m ? rn->up.set : pool;
 	uint64_t above_n = rn->up.m ? rn->up.m : (few < lv->n ? few : lv->n);
 
+	if (lv->inpage)
+		above_n = 0;            /* the tail alone takes the victim out of the L1 */
 	if (mp_evset_time(e, rn->x, above_set, above_n, EVSET_CALIBRATE_TRIES, &in) < 0 ||
 	    mp_evset_time(e, rn->x, pool, lv->n, EVSET_CALIBRATE_TRIES, &out) < 0)
 		return -1;
@@ -601,6 +606,52 @@ static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
 	return 0;
 }
 
+/*
+ * A tail inside the pages, for the L2 under an L1 whose way is smaller
+ * than a page: a line a multiple of the L1's way from the victim's page
+ * offset shares its L1 set and, in a level of more sets, not its set
+ * there (a 64K page under a 4K-way L1: 15 such offsets a page).  Where the
+ * L2's way is a page or less, every candidate at the victim's offset
+ * shares its L2 set too: the candidates that take the victim out of the L1
+ * take it out of the L2 as well, and none of them can be a tail.  One line
+ * a page, at a random one of those offsets: lines at regular distances
+ * feed a stride prefetcher, whose fetches may land in the victim's L2 set
+ * (Power9's L2 prefetcher gave a 16-byte line).  False when the L1's way is
+ * a page or more, or the level is not the L2.
+ */
+static bool inpage_tail(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	uint64_t page = rn->m.page_bytes, per = page / rn->l1_way, n = 0;
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+	struct mp_rng g;
+
+	if (rn->up.m || lv->level != 2 || rn->l1_way >= page || want > UPPER_TAIL)
+		return false;
+	mp_rng_seed(&g, rn->c->cfg->seed + (uint64_t)lv->level);
+	for (; n < want && n < lv->pages; n++)
+		tail[n] = n * page + (1 + mp_rng_below(&g, per - 1)) * rn->l1_way;
+	tester(rn, lv, e);
+	e->tail = tail;
+	e->ntail = n;
+	lv->inpage = n == want;
+	return lv->inpage;
+}
+
+/*
+ * The threshold (calibrate), and where the candidates give none, again
+ * with the tail inside the pages (inpage_tail).  0 (lv->why when there is
+ * none), -1 failed.
+ */
+static int calibrated(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	if (calibrate(rn, lv, e) < 0)
+		return -1;
+	if (!lv->why || !inpage_tail(rn, lv, e))
+		return 0;
+	lv->why = NULL;
+	return calibrate(rn, lv, e);
+}
+
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 static int measure(struct run *rn, struct level *lv)
 {
@@ -610,7 +661,7 @@ static int measure(struct run *rn, struct level *lv)
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
 	tester(rn, lv, &e);
-	if (pool_of(rn, lv) < 0 || calibrate(rn, lv, &e) < 0)
+	if (pool_of(rn, lv) < 0 || calibrated(rn, lv, &e) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
