@@ -64,10 +64,15 @@ static int64_t value_in(struct mp_result *r, const struct field *f)
 	return mp_param_get(find_record(r, &f->k), &f->k.s, f->p);
 }
 
+static bool same_key(const struct key *a, const struct key *b)
+{
+	return a->nth == b->nth && a->s.level == b->s.level && a->s.type == b->s.type &&
+	       a->s.tlb == b->s.tlb;
+}
+
 static bool same_field(const struct field *f, const struct key *k, enum mp_param p)
 {
-	return f->p == p && f->k.nth == k->nth && f->k.s.level == k->s.level &&
-	       f->k.s.type == k->s.type && f->k.s.tlb == k->s.tlb;
+	return f->p == p && same_key(&f->k, k);
 }
 
 static void add_field(const struct key *k, enum mp_param p)
@@ -190,17 +195,48 @@ static void apply(struct mp_result *r, const char *probe)
 {
 	for (unsigned i = 0; i < nfields; i++) {
 		struct field *f = &fields[i];
-		void *rec = f->t.of > 0 ? record_for(r, &f->k, f->t.value) : NULL;
 		struct mp_structure s = f->k.s;
 		struct mp_vote *v;
+		void *rec;
 
-		if (!rec)
+		if (f->t.of == 0)
 			continue;
-		mp_param_set(rec, &s, f->p, f->t.value);
-		if (s.tlb)
+		rec = record_for(r, &f->k, f->t.value);
+		if (rec)
+			mp_param_set(rec, &s, f->p, f->t.value);
+		if (rec && s.tlb)
 			s.page_bytes = ((const struct mp_tlb *)rec)->page_bytes;
 		if ((v = mp_result_vote(r, probe, &s, f->p)) != NULL)
 			mp_vote_from(v, &f->t);
+	}
+}
+
+/* Does some voted field of record k have a winner? */
+static bool found_by_vote(const struct key *k)
+{
+	for (unsigned i = 0; i < nfields; i++)
+		if (fields[i].t.of > 0 && fields[i].t.value != MP_NA && same_key(&fields[i].k, k))
+			return true;
+	return false;
+}
+
+/*
+ * Take out the records this probe added that no vote kept (a level found
+ * in half the rounds or fewer, its every value not measured): the last
+ * first, so that a TLB's place among its like still finds it.
+ */
+static void drop_unfound(struct mp_result *r)
+{
+	for (unsigned i = nfields; i-- > 0;) {
+		const struct key *k = &fields[i].k;
+		void *rec = fields[i].t.of > 0 ? find_record(r, k) : NULL;
+
+		if (!rec || find_record(&before, k) || found_by_vote(k))
+			continue;
+		if (k->s.tlb)
+			mp_result_remove_tlb(r, rec);
+		else
+			mp_result_remove_cache(r, rec);
 	}
 }
 
@@ -245,6 +281,7 @@ void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp
 	n = run_rounds(p, cfg, def, (int32_t)(self - r->probes));
 	mp_memcpy(r, &rounds[representative(n)], sizeof(*r));
 	apply(r, def->name);
+	drop_unfound(r);
 	for (unsigned i = 0; i < nfields; i++) {
 		voted += fields[i].t.of > 0;
 		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);

@@ -70,6 +70,28 @@ struct mp_cache *mp_result_add_cache(struct mp_result *r)
 	return c;
 }
 
+void mp_result_remove_cache(struct mp_result *r, const struct mp_cache *c)
+{
+	int32_t n = mp_count(r->ncaches, MP_MAX_CACHES), i = (int32_t)(c - r->caches);
+
+	if (i < 0 || i >= n)
+		return;
+	for (; i + 1 < n; i++)
+		r->caches[i] = r->caches[i + 1];
+	r->ncaches = n - 1;
+}
+
+void mp_result_remove_tlb(struct mp_result *r, const struct mp_tlb *t)
+{
+	int32_t n = mp_count(r->ntlbs, MP_MAX_TLBS), i = (int32_t)(t - r->tlbs);
+
+	if (i < 0 || i >= n)
+		return;
+	for (; i + 1 < n; i++)
+		r->tlbs[i] = r->tlbs[i + 1];
+	r->ntlbs = n - 1;
+}
+
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r)
 {
 	struct mp_tlb *t;

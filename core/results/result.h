@@ -426,6 +426,9 @@ void mp_tlb_init(struct mp_tlb *t);
 struct mp_cache *mp_result_add_cache(struct mp_result *r);
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r);
 struct mp_fetch_level *mp_result_add_fetch(struct mp_result *r);
+/* Take a record (one of r's) out, the records after it moved up. */
+void mp_result_remove_cache(struct mp_result *r, const struct mp_cache *c);
+void mp_result_remove_tlb(struct mp_result *r, const struct mp_tlb *t);
 struct mp_op_timing *mp_result_add_op(struct mp_result *r);
 /* The CPU sections' "not available" (core/results/result_cpu.c). */
 void mp_cpu_timing_init(struct mp_cpu_timing *t);

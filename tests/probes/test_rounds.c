@@ -5,7 +5,8 @@
  * rounds stop at the profile's minimum, split ones go on until the winner
  * is certain or the maximum is reached, a split vote is unstable and no
  * disagreement in the audit, the round kept whole is one that agrees with
- * the winners, and a value the probe does not determine gets no vote.
+ * the winners, a value the probe does not determine gets no vote, and a
+ * level found in no more rounds than not is not recorded.
  */
 #include "core/results/audit.h"
 #include "core/rounds.h"
@@ -20,17 +21,29 @@ static const char tiny[] =
 #define K 1024
 static const int64_t *script;
 static unsigned nscript, calls;
+/* Also an L1 of 32K 8-way in even rounds, 48K 12-way in odd ones. */
+static bool anchored;
 
-/* One round: an L2 of the script's next size, 8 ways, and a curve naming the round. */
+/* One round: an L2 of the script's next size (none for 0), 8 ways, and a curve naming the round. */
 static void scripted(struct mp_ctx *c)
 {
-	struct mp_cache *l2 = mp_result_add_cache(c->r);
+	struct mp_cache *l2 = script[calls % nscript] ? mp_result_add_cache(c->r) : NULL;
 	char name[MP_NAME_LEN];
 
-	l2->level = 2;
-	l2->type = MP_KIND_UNIFIED;
-	l2->size_bytes = script[calls % nscript];
-	l2->ways = 8;
+	if (l2) {
+		l2->level = 2;
+		l2->type = MP_KIND_UNIFIED;
+		l2->size_bytes = script[calls % nscript];
+		l2->ways = 8;
+	}
+	if (anchored) {
+		struct mp_cache *l1 = mp_result_add_cache(c->r);
+
+		l1->level = 1;
+		l1->type = MP_KIND_DATA;
+		l1->size_bytes = calls % 2 ? 48 * K : 32 * K;
+		l1->ways = l1->size_bytes / (4 * K);
+	}
 	snprintf(name, sizeof(name), "round-%u", calls);
 	mp_result_add_curve(c->r, name, "bytes", "cycles");
 	calls++;
@@ -128,6 +141,29 @@ static void test_nothing_determined(void)
 	CHECK(mp_result_find_voted(&s.r, &l2, MP_PARAM_SIZE) == NULL, "nothing new: no vote");
 }
 
+/*
+ * A level found in one round of two is not recorded (a tie with "not
+ * found" is not found), its vote kept, even where the round kept whole is
+ * the one that found it (an L1 split 1 to 1 makes it the first round);
+ * found in two of three it is.
+ */
+static void test_found_as_often_as_not(void)
+{
+	const int64_t half[] = { 512 * K, 0 }, most[] = { 512 * K, 0, 512 * K };
+	const struct mp_vote *v;
+
+	anchored = true;
+	v = run(half, 2, 2);
+	anchored = false;
+	CHECK(strcmp(s.r.curves[0].name, "round-0") == 0, "the round that found the L2 is kept");
+	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) == NULL && v && v->value == MP_NA &&
+	      v->runner_up == 512 * K && v->votes == 1 && v->of == 2,
+	      "an L2 in 1 round of 2: not recorded, its vote says 1 of 2 found 512K");
+	v = run(most, 3, 3);
+	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) != NULL && v && v->value == 512 * K &&
+	      v->votes == 2, "an L2 in 2 rounds of 3: recorded");
+}
+
 int main(void)
 {
 	if (!cs_open_text(&s, "tiny", tiny, MP_METHOD_TIMING, ""))
@@ -137,6 +173,7 @@ int main(void)
 	test_unstable();
 	test_fixed_rounds();
 	test_nothing_determined();
+	test_found_as_often_as_not();
 	cs_close(&s);
 	return check_done();
 }
