@@ -12,6 +12,7 @@
  * unanimous rounds and stops at the minimum.
  */
 #include "core/lib/bits.h"
+#include "core/lib/buf.h"
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
 #include "core/measure/vote.h"
@@ -223,10 +224,12 @@ static bool found_by_vote(const struct key *k)
 /*
  * Take out the records this probe added that no vote kept (a level found
  * in half the rounds or fewer, its every value not measured): the last
- * first, so that a TLB's place among its like still finds it.
+ * first, so that a TLB's place among its like still finds it.  How many.
  */
-static void drop_unfound(struct mp_result *r)
+static unsigned drop_unfound(struct mp_result *r)
 {
+	unsigned dropped = 0;
+
 	for (unsigned i = nfields; i-- > 0;) {
 		const struct key *k = &fields[i].k;
 		void *rec = fields[i].t.of > 0 ? find_record(r, k) : NULL;
@@ -237,7 +240,22 @@ static void drop_unfound(struct mp_result *r)
 			mp_result_remove_tlb(r, rec);
 		else
 			mp_result_remove_cache(r, rec);
+		dropped++;
 	}
+	return dropped;
+}
+
+/* The message of the round kept, told what the votes left out of it. */
+static void say_dropped(struct mp_probe *self, unsigned dropped)
+{
+	struct mp_buf b;
+
+	if (dropped == 0)
+		return;
+	mp_buf_init(&b, self->message, sizeof(self->message));
+	b.len = mp_strlen(self->message);
+	mp_buf_printf(&b, "%s%u record(s) left out: found in no more rounds than not",
+		      b.len ? "; " : "", dropped);
 }
 
 static void run_round(struct mp_platform *p, const struct mp_config *cfg,
@@ -281,7 +299,7 @@ void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp
 	n = run_rounds(p, cfg, def, (int32_t)(self - r->probes));
 	mp_memcpy(r, &rounds[representative(n)], sizeof(*r));
 	apply(r, def->name);
-	drop_unfound(r);
+	say_dropped(self, drop_unfound(r));
 	for (unsigned i = 0; i < nfields; i++) {
 		voted += fields[i].t.of > 0;
 		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);

@@ -159,6 +159,8 @@ static void test_found_as_often_as_not(void)
 	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) == NULL && v && v->value == MP_NA &&
 	      v->runner_up == 512 * K && v->votes == 1 && v->of == 2,
 	      "an L2 in 1 round of 2: not recorded, its vote says 1 of 2 found 512K");
+	CHECK(strstr(s.r.probes[0].message, "1 record(s) left out") != NULL,
+	      "the probe's message says so (%s)", s.r.probes[0].message);
 	v = run(most, 3, 3);
 	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) != NULL && v && v->value == 512 * K &&
 	      v->votes == 2, "an L2 in 2 rounds of 3: recorded");
