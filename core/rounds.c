@@ -65,15 +65,10 @@ static int64_t value_in(struct mp_result *r, const struct field *f)
 	return mp_param_get(find_record(r, &f->k), &f->k.s, f->p);
 }
 
-static bool same_key(const struct key *a, const struct key *b)
-{
-	return a->nth == b->nth && a->s.level == b->s.level && a->s.type == b->s.type &&
-	       a->s.tlb == b->s.tlb;
-}
-
 static bool same_field(const struct field *f, const struct key *k, enum mp_param p)
 {
-	return f->p == p && same_key(&f->k, k);
+	return f->p == p && f->k.nth == k->nth && f->k.s.level == k->s.level &&
+	       f->k.s.type == k->s.type && f->k.s.tlb == k->s.tlb;
 }
 
 static void add_field(const struct key *k, enum mp_param p)
@@ -118,6 +113,36 @@ static bool determined(const struct field *f, unsigned n)
 	return false;
 }
 
+/* In how many of the first n rounds does record k stand? */
+static unsigned found_in(const struct key *k, unsigned n)
+{
+	unsigned rounds_with = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		rounds_with += find_record(&rounds[j], k) != NULL;
+	return rounds_with;
+}
+
+/*
+ * A record the probe adds in no more rounds than not is not found: each
+ * of its fields is won by "not measured" (the rounds without the record),
+ * whatever the others found.  A round that finds a level nobody else finds
+ * is a step of noise in its curve (this guest's shared L3 gave "levels" a
+ * fourth level in one round of two), where a round that found the level
+ * and not one of its values only failed to measure that value.
+ */
+static void not_found(struct field *f, unsigned n)
+{
+	unsigned with = found_in(&f->k, n);
+
+	if (2 * with > n || find_record(&before, &f->k) || f->t.value == MP_NA)
+		return;
+	f->t.runner_up = f->t.value;
+	f->t.runner_up_votes = f->t.votes;
+	f->t.value = MP_NA;
+	f->t.votes = (int32_t)(n - with);
+}
+
 /* Tally every field over the first n rounds; how many the probe determined. */
 static unsigned tally(unsigned n)
 {
@@ -132,6 +157,7 @@ static unsigned tally(unsigned n)
 		for (unsigned j = 0; j < n; j++)
 			f->found[j] = value_in(&rounds[j], f);
 		mp_tally_count(f->found, n, &f->t);
+		not_found(f, n);
 		if (!determined(f, n))
 			f->t.of = 0;            /* not this probe's: no vote */
 		voted += f->t.of > 0;
@@ -212,29 +238,20 @@ static void apply(struct mp_result *r, const char *probe)
 	}
 }
 
-/* Does some voted field of record k have a winner? */
-static bool found_by_vote(const struct key *k)
-{
-	for (unsigned i = 0; i < nfields; i++)
-		if (fields[i].t.of > 0 && fields[i].t.value != MP_NA && same_key(&fields[i].k, k))
-			return true;
-	return false;
-}
-
 /*
- * Take out the records this probe added that no vote kept (a level found
- * in half the rounds or fewer, its every value not measured): the last
- * first, so that a TLB's place among its like still finds it.  How many.
+ * Take out the records this probe added in no more rounds than not: the
+ * last first, so that a TLB's place among its like still finds it.  How
+ * many.
  */
-static unsigned drop_unfound(struct mp_result *r)
+static unsigned drop_unfound(struct mp_result *r, unsigned n)
 {
 	unsigned dropped = 0;
 
 	for (unsigned i = nfields; i-- > 0;) {
 		const struct key *k = &fields[i].k;
-		void *rec = fields[i].t.of > 0 ? find_record(r, k) : NULL;
+		void *rec = find_record(r, k);
 
-		if (!rec || find_record(&before, k) || found_by_vote(k))
+		if (!rec || find_record(&before, k) || 2 * found_in(k, n) > n)
 			continue;
 		if (k->s.tlb)
 			mp_result_remove_tlb(r, rec);
@@ -299,7 +316,7 @@ void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp
 	n = run_rounds(p, cfg, def, (int32_t)(self - r->probes));
 	mp_memcpy(r, &rounds[representative(n)], sizeof(*r));
 	apply(r, def->name);
-	say_dropped(self, drop_unfound(r));
+	say_dropped(self, drop_unfound(r, n));
 	for (unsigned i = 0; i < nfields; i++) {
 		voted += fields[i].t.of > 0;
 		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);

@@ -30,10 +30,6 @@ void mp_tally_count(const int64_t *v, unsigned n, struct mp_tally *t)
 	t->of = (int32_t)n;
 	most_common(v, n, false, 0, &t->value, &t->votes);
 	most_common(v, n, true, t->value, &t->runner_up, &t->runner_up_votes);
-	if (t->votes > 0 && t->runner_up == MP_NA && t->runner_up_votes == t->votes) {
-		t->runner_up = t->value;     /* found as often as not: not measured */
-		t->value = MP_NA;
-	}
 }
 
 bool mp_tally_stable(const struct mp_tally *t)

@@ -27,8 +27,7 @@ static inline struct mp_tally mp_tally_single(int64_t v) { return (struct mp_tal
 
 /*
  * Count n votes.  A tie goes to the value that reached its tally first,
- * for the winner and the runner-up alike, but a tie with "not measured"
- * (MP_NA) goes to not measured: found as often as not is a guess.
+ * for the winner and the runner-up alike.
  */
 void mp_tally_count(const int64_t *v, unsigned n, struct mp_tally *t);
 

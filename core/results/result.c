@@ -70,26 +70,30 @@ struct mp_cache *mp_result_add_cache(struct mp_result *r)
 	return c;
 }
 
+/* Take record `rec` of `size` bytes out of the table at `base` (*n in use, max), moving the rest up. */
+static void remove_record(void *base, size_t size, int32_t *n, int32_t max, const void *rec)
+{
+	uint8_t *a = base;
+	size_t used = (size_t)mp_count(*n, max) * size, at;
+
+	if ((const uint8_t *)rec < a)
+		return;
+	at = (size_t)((const uint8_t *)rec - a);
+	if (at >= used)
+		return;
+	for (size_t b = at; b + size < used; b++)
+		a[b] = a[b + size];
+	*n = (int32_t)(used / size) - 1;
+}
+
 void mp_result_remove_cache(struct mp_result *r, const struct mp_cache *c)
 {
-	int32_t n = mp_count(r->ncaches, MP_MAX_CACHES), i = (int32_t)(c - r->caches);
-
-	if (i < 0 || i >= n)
-		return;
-	for (; i + 1 < n; i++)
-		r->caches[i] = r->caches[i + 1];
-	r->ncaches = n - 1;
+	remove_record(r->caches, sizeof(*c), &r->ncaches, MP_MAX_CACHES, c);
 }
 
 void mp_result_remove_tlb(struct mp_result *r, const struct mp_tlb *t)
 {
-	int32_t n = mp_count(r->ntlbs, MP_MAX_TLBS), i = (int32_t)(t - r->tlbs);
-
-	if (i < 0 || i >= n)
-		return;
-	for (; i + 1 < n; i++)
-		r->tlbs[i] = r->tlbs[i + 1];
-	r->ntlbs = n - 1;
+	remove_record(r->tlbs, sizeof(*t), &r->ntlbs, MP_MAX_TLBS, t);
 }
 
 struct mp_tlb *mp_result_add_tlb(struct mp_result *r)

@@ -142,14 +142,16 @@ static void test_nothing_determined(void)
 }
 
 /*
- * A level found in one round of two is not recorded (a tie with "not
- * found" is not found), its vote kept, even where the round kept whole is
- * the one that found it (an L1 split 1 to 1 makes it the first round);
- * found in two of three it is.
+ * A level found in one round of two is not recorded, its votes won by not
+ * measured, even where the round kept whole is the one that found it (an
+ * L1 split 1 to 1 makes it the first round); found in two of three it is.
+ * A level found in both rounds, one of which did not measure its size,
+ * keeps the size the other found.
  */
 static void test_found_as_often_as_not(void)
 {
 	const int64_t half[] = { 512 * K, 0 }, most[] = { 512 * K, 0, 512 * K };
+	const int64_t unmeasured[] = { 512 * K, MP_NA };
 	const struct mp_vote *v;
 
 	anchored = true;
@@ -164,6 +166,10 @@ static void test_found_as_often_as_not(void)
 	v = run(most, 3, 3);
 	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) != NULL && v && v->value == 512 * K &&
 	      v->votes == 2, "an L2 in 2 rounds of 3: recorded");
+	v = run(unmeasured, 2, 2);
+	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) != NULL && v && v->value == 512 * K &&
+	      v->votes == 1 && v->runner_up == MP_NA,
+	      "an L2 in both rounds, its size measured in one: 512K, 1 of 2");
 }
 
 int main(void)

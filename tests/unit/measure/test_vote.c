@@ -47,17 +47,6 @@ static void test_ties(void)
 	      (long long)t.value, (long long)t.runner_up);
 }
 
-/* A tie with "not measured" goes to not measured, whichever came first. */
-static void test_tie_with_not_measured(void)
-{
-	const int64_t v[] = { 32, MP_NA };
-	struct mp_tally t = count(v, 2);
-
-	CHECK(t.value == MP_NA && t.votes == 1 && t.runner_up == 32 && t.runner_up_votes == 1,
-	      "32 against not measured, 1 to 1: not measured (got %lld, runner-up %lld)",
-	      (long long)t.value, (long long)t.runner_up);
-}
-
 static void test_not_measured_is_a_vote(void)
 {
 	const int64_t v[] = { MP_NA, 32, MP_NA };
@@ -114,7 +103,6 @@ int main(void)
 	test_winner_and_runner_up();
 	test_unanimous();
 	test_ties();
-	test_tie_with_not_measured();
 	test_not_measured_is_a_vote();
 	test_stable_rule();
 	test_settled();
