@@ -265,14 +265,15 @@ static unsigned drop_unfound(struct mp_result *r, unsigned n)
 /* The message of the round kept, told what the votes left out of it. */
 static void say_dropped(struct mp_probe *self, unsigned dropped)
 {
+	char said[sizeof(self->message)];
 	struct mp_buf b;
 
 	if (dropped == 0)
 		return;
+	mp_strlcpy(said, self->message, sizeof(said));
 	mp_buf_init(&b, self->message, sizeof(self->message));
-	b.len = mp_strlen(self->message);
-	mp_buf_printf(&b, "%s%u record(s) left out: found in no more rounds than not",
-		      b.len ? "; " : "", dropped);
+	mp_buf_printf(&b, "%s%s%u record(s) left out: found in no more rounds than not", said,
+		      said[0] ? "; " : "", dropped);
 }
 
 static void run_round(struct mp_platform *p, const struct mp_config *cfg,
