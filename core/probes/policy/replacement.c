@@ -81,7 +81,7 @@ struct repl {
 	void *chain[REPL_MAX_ROWS];
 	double t_hit, t_miss;
 	bool exclusive;
-	uint32_t murky;          /* AMP's test: its first line lost in some sets only */
+	uint32_t murky;          /* AMP's test: its line lost in the most mixed share of sets */
 	const char *why;         /* the policy not told: why */
 };
 
@@ -238,7 +238,7 @@ static void keep(const struct repl *r, struct cands *c, const uint8_t *seq, uint
 static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len, bool *there)
 {
 	uint32_t a = (uint32_t)r->lv->ways, gone = 0, murky = 0;
-	double lost = 0;
+	double lost = 0, most = -1.0;
 
 	*len = 0;
 	for (uint32_t i = 0; i < a; i++)
@@ -256,8 +256,11 @@ static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len, bool *there)
 			return -1;
 		there[i] = f >= MP_POLICY_HALF;
 		gone += !there[i];
-		if (f > REPL_CLEAN && f < 1.0 - REPL_CLEAN && murky++ == 0)
+		murky += f > REPL_CLEAN && f < 1.0 - REPL_CLEAN;
+		if ((f < 1.0 - f ? f : 1.0 - f) > most) {
+			most = f < 1.0 - f ? f : 1.0 - f;
 			r->murky = i;
+		}
 		lost += 1.0 - f;
 	}
 	if (gone > 0 && murky == 0)
@@ -296,7 +299,7 @@ static enum mp_status moves(struct repl *r, const uint8_t *seq, uint32_t len, ui
  * in other sets each run; a policy of the history whose sets the probe's
  * lines do not all reach alike (a next-line prefetcher refetches a line in
  * some sets) loses it in the same sets every run.  Random when the runs of
- * the first mixed line differ by REPL_MOVED sets or more, and by more than
+ * the most mixed line differ by REPL_MOVED sets or more, and by more than
  * those of the line brought in last, whose presence no choice of this
  * level's changes (noise, and random levels above, move both).
  */
