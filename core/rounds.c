@@ -123,6 +123,12 @@ static unsigned found_in(const struct key *k, unsigned n)
 	return rounds_with;
 }
 
+/* Did the probe add record k, and in no more of the first n rounds than not? */
+static bool unfound(const struct key *k, unsigned n)
+{
+	return !find_record(&before, k) && 2 * found_in(k, n) <= n;
+}
+
 /*
  * A record the probe adds in no more rounds than not is not found: each
  * of its fields is won by "not measured" (the rounds without the record),
@@ -133,14 +139,12 @@ static unsigned found_in(const struct key *k, unsigned n)
  */
 static void not_found(struct field *f, unsigned n)
 {
-	unsigned with = found_in(&f->k, n);
-
-	if (2 * with > n || find_record(&before, &f->k) || f->t.value == MP_NA)
+	if (f->t.value == MP_NA || !unfound(&f->k, n))
 		return;
 	f->t.runner_up = f->t.value;
 	f->t.runner_up_votes = f->t.votes;
 	f->t.value = MP_NA;
-	f->t.votes = (int32_t)(n - with);
+	f->t.votes = (int32_t)(n - found_in(&f->k, n));
 }
 
 /* Tally every field over the first n rounds; how many the probe determined. */
@@ -251,7 +255,7 @@ static unsigned drop_unfound(struct mp_result *r, unsigned n)
 		const struct key *k = &fields[i].k;
 		void *rec = find_record(r, k);
 
-		if (!rec || find_record(&before, k) || 2 * found_in(k, n) > n)
+		if (!rec || !unfound(k, n))
 			continue;
 		if (k->s.tlb)
 			mp_result_remove_tlb(r, rec);

@@ -437,11 +437,11 @@ static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 
 	if (st != 1)
 		return st < 0 ? -1 : (lv->why = find_why[e->late ? 2 : 0], 0);
-	if (!lv->inpage && tail_of(rn, e, lv, p, &nt) < 0)
-		return -1;
-	if (lv->why)
-		return 0;
-	if (!lv->inpage) {
+	if (!lv->inpage) {           /* else the tail inside the pages stands */
+		if (tail_of(rn, e, lv, p, &nt) < 0)
+			return -1;
+		if (lv->why)
+			return 0;
 		e->tail = tail;
 		e->ntail = nt;
 	}

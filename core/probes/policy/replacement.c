@@ -250,15 +250,16 @@ static int amp_test(struct repl *r, uint8_t *seq, uint32_t *len, bool *there)
 		return -1;
 	r->t_miss = r->t_hit + (double)r->sets * (r->lv->next - r->lv->hit);
 	for (uint32_t i = 0; i < a; i++) {
-		double f = present(r, seq, *len, i);
+		double f = present(r, seq, *len, i), mix;
 
 		if (mp_is_na(f))
 			return -1;
 		there[i] = f >= MP_POLICY_HALF;
 		gone += !there[i];
 		murky += f > REPL_CLEAN && f < 1.0 - REPL_CLEAN;
-		if ((f < 1.0 - f ? f : 1.0 - f) > most) {
-			most = f < 1.0 - f ? f : 1.0 - f;
+		mix = f < 1.0 - f ? f : 1.0 - f;     /* how near half the sets lost it */
+		if (mix > most) {
+			most = mix;
 			r->murky = i;
 		}
 		lost += 1.0 - f;
