@@ -99,9 +99,11 @@ enum mp_status mp_footprint_sweep(struct mp_ctx *c, struct mp_mem *m, const char
 		s.need[i] = mp_stable_for(c->cfg, k->bytes[i] / spacing(k, k->bytes[i]));
 	if (k->budget_s > 0)
 		s.deadline = mp_now(c->p) + (uint64_t)(k->budget_s * (double)c->p->tick_hz);
+	s.ceiling = k->ceiling;
 	st = mp_sweep_run(c, &s, ck_sample, &run, what);
 	k->timed_out = s.timed_out;
 	k->sweeps = s.sweeps;
+	k->n = mp_sweep_reach(c->p, &s);
 	for (uint32_t i = 0; i < k->n; i++) {
 		k->ticks[i] = s.best[i];
 		k->runs[i] = s.runs[i];

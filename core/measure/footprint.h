@@ -47,6 +47,12 @@ struct mp_ck {
 	uint64_t cold_above;             /* no warming walk above this footprint; 0: always */
 	double budget_s;                 /* time bound of the sweep; 0: none */
 	/*
+	 * The time per access the curve cannot exceed (memory latency): the
+	 * sweep ends past the first footprint that reaches it (mp_sweep_reach),
+	 * and so does the curve.  0: none.
+	 */
+	double ceiling;
+	/*
 	 * Fetches instead of loads (m executable): every row one straight block
 	 * of code_row bytes (AMP 3.8's straight-line code), the rows in shuffled
 	 * order; line and fine_line are code_row then.  0: loads.

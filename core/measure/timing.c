@@ -259,11 +259,26 @@ static void knock_out(struct mp_ctx *c, struct mp_sweep *s)
 		s->state[s->n - 1] = MP_POINT_OUT;
 }
 
-static uint32_t settled(const struct mp_sweep *s)
+static bool reaches(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
 {
-	uint32_t k = 0;
+	return !mp_is_na(s->best[i]) &&
+	       (s->best[i] >= s->ceiling || mp_same_time(p, s->best[i], s->ceiling, MP_KNOCKOUT_REL));
+}
 
-	for (uint32_t i = 0; i < s->n; i++)
+uint32_t mp_sweep_reach(const struct mp_platform *p, const struct mp_sweep *s)
+{
+	for (uint32_t i = 0; s->ceiling > 0 && i < s->n; i++)
+		if (reaches(p, s, i))
+			return i + 1;
+	return s->n;
+}
+
+/* Points out of reach count as settled. */
+static uint32_t settled(const struct mp_platform *p, const struct mp_sweep *s)
+{
+	uint32_t reach = mp_sweep_reach(p, s), k = s->n - reach;
+
+	for (uint32_t i = 0; i < reach; i++)
 		k += s->state[i] != MP_POINT_ACTIVE;
 	return k;
 }
@@ -271,7 +286,7 @@ static uint32_t settled(const struct mp_sweep *s)
 static enum mp_status one_sweep(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn,
 				void *arg)
 {
-	for (uint32_t i = 0; i < s->n; i++) {
+	for (uint32_t i = 0; i < mp_sweep_reach(c->p, s); i++) {
 		double t[MP_VISIT_RUNS];
 		uint32_t n = 0;
 		enum mp_status st;
@@ -290,14 +305,14 @@ static enum mp_status one_sweep(struct mp_ctx *c, struct mp_sweep *s, mp_sample_
 enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
 			    const char *what)
 {
-	while (settled(s) < s->n) {
+	while (settled(c->p, s) < s->n) {
 		enum mp_status st;
 
 		if (s->sweeps >= MP_MAX_SWEEPS || (s->deadline && mp_now(c->p) >= s->deadline)) {
 			s->timed_out = true;
 			break;
 		}
-		mp_progress(c->p, what, settled(s), s->n);
+		mp_progress(c->p, what, settled(c->p, s), s->n);
 		st = one_sweep(c, s, fn, arg);
 		if (st != MP_OK)
 			return st;

@@ -145,6 +145,7 @@ struct mp_sweep {
 	uint8_t state[MP_SWEEP_MAX];     /* enum mp_point_state */
 	uint32_t sweeps;
 	uint64_t deadline;               /* mp_now() value to stop at; 0: none */
+	double ceiling;                  /* see mp_sweep_reach(); 0: none */
 	bool timed_out;
 };
 
@@ -178,7 +179,16 @@ void mp_sweep_init(struct mp_sweep *s, const struct mp_config *cfg, const uint64
  */
 #define MP_STABLE_RUNS_LONG 2u
 uint32_t mp_stable_for(const struct mp_config *cfg, uint64_t loads);
-/* Sweep until every point is stable or knocked out; `what` names the progress. */
+/*
+ * The points a sweep visits: those up to and including the first whose
+ * minimum reaches s->ceiling (the time no point can exceed, memory latency),
+ * within MP_KNOCKOUT_REL; all n without a ceiling or before one is reached.
+ * Past that point the curve can only stay at the ceiling, and its largest
+ * footprints are the dearest to visit.  A minimum only falls, so the range
+ * only grows: the points past it have never been visited.
+ */
+uint32_t mp_sweep_reach(const struct mp_platform *p, const struct mp_sweep *s);
+/* Sweep until every point in reach is stable or knocked out; `what` names the progress. */
 enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
 			    const char *what);
 /* Are two minimum times (ticks) the same by the rule above? */

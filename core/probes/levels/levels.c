@@ -178,22 +178,33 @@ static void summarise(struct mp_ctx *c, const struct mp_ck *k)
 }
 
 /*
- * Memory latency, measured directly where the platform can flush lines,
- * closes the curve: the climb out of the last cache level is a transition
- * even when the sweep ends before the curve reaches memory latency.
- * Returns whether the curve climbs out of its last plateau within the range
- * (true too when memory latency is unknown).
+ * Memory latency, measured directly where the platform can flush lines
+ * (NaN elsewhere).  It closes the curve (close_curve), and the sweep stops
+ * at the first footprint within the smallest cache step of it
+ * (MP_STEP_MIN_RISE_CACHE): no cache level can lie above that footprint,
+ * since its step to memory would be too small to count.
  */
-static bool close_curve(struct mp_ctx *c, struct mp_mem *m, struct mp_ck *k)
+static double memory_latency(struct mp_ctx *c, struct mp_mem *m, const struct mp_ck *k)
+{
+	double t;
+
+	return mp_footprint_memory(c, m, k, &t) == MP_OK ? t : mp_na_double();
+}
+
+/*
+ * The climb out of the last cache level is a transition even when the
+ * sweep ends before the curve reaches memory latency.  Returns whether the
+ * curve climbs out of its last plateau within the range (true too when
+ * memory latency is unknown).
+ */
+static bool close_curve(struct mp_ck *k)
 {
 	double x[MP_SWEEP_MAX];
 	int32_t n;
 
 	mp_footprint_analyse(k);
-	if (mp_footprint_memory(c, m, k, &k->memory) != MP_OK) {
-		k->memory = mp_na_double();
+	if (mp_is_na(k->memory))
 		return true;
-	}
 	for (uint32_t i = 0; i < k->n; i++)
 		x[i] = (double)k->bytes[i];
 	n = mp_steps_top(x, k->ticks, (int32_t)k->n, k->memory, MP_STEP_MIN_RISE_CACHE, &k->steps);
@@ -221,16 +232,18 @@ static uint64_t row_bytes(const struct mp_ctx *c, const struct mp_mem *m)
 	return (pages > MP_FOOTPRINT_ROW_PAGES ? pages : MP_FOOTPRINT_ROW_PAGES) * m->page_bytes;
 }
 
-/* Sweep [lo, hi] into k (appending to its points when it has some). */
+/* Sweep [lo, hi] into k (appending to its points when it has some), up to memory latency. */
 static bool sweep_range(struct mp_ctx *c, struct mp_mem *m, struct mp_ck *k, uint64_t lo,
 			uint64_t hi)
 {
 	static struct mp_ck more;
 
 	k->row = row_bytes(c, m);
+	k->memory = memory_latency(c, m, k);
 	more = *k;
 	more.lo = lo;
 	more.hi = hi;
+	more.ceiling = mp_is_na(k->memory) ? 0.0 : k->memory / (1.0 + MP_STEP_MIN_RISE_CACHE);
 	if (mp_footprint_sweep(c, m, "levels", &more) != MP_OK) {
 		mp_probe_fail(c, "the platform could not run a chase");
 		return false;
@@ -255,7 +268,7 @@ static bool measure_curve(struct mp_ctx *c, struct mp_ck *k, struct mp_mem *m)
 			return false;
 		if (!sweep_range(c, m, k, lo, hi))
 			return false;
-		if (close_curve(c, m, k) || ext == LEVELS_EXTENSIONS || hi >= arena_top(c))
+		if (close_curve(k) || ext == LEVELS_EXTENSIONS || hi >= arena_top(c))
 			return true;
 		c->p->ops->mem_free(c->p, m);
 		lo = hi + 1;

@@ -41,20 +41,28 @@ static enum mp_status visit(struct mp_ctx *c, void *arg, const struct mp_sweep *
 	return MP_OK;
 }
 
-static void run(struct script *sc, struct mp_sweep *s)
+static const struct mp_platform_ops ops = { .now = fake_now };
+static struct mp_platform p = { .name = "fake", .tick_hz = 1000000000ull,
+				.core_hz = 1000000000ull, .ops = &ops };
+
+static void run_below(struct script *sc, struct mp_sweep *s, double ceiling)
 {
-	static const struct mp_platform_ops ops = { .now = fake_now };
-	struct mp_platform p = { .name = "fake", .tick_hz = 1000000000ull, .core_hz = 1000000000ull,
-				 .ops = &ops, .out = test_output() };
 	struct mp_config cfg;
 	struct mp_ctx c = { .p = &p, .cfg = &cfg };
 	uint64_t x[NPTS];
 
+	p.out = test_output();
 	mp_config_defaults(&cfg);
 	for (uint32_t i = 0; i < NPTS; i++)
 		x[i] = 1024u << i;
 	mp_sweep_init(s, &cfg, x, NPTS);
+	s->ceiling = ceiling;
 	CHECK(mp_sweep_run(&c, s, visit, sc, "test") == MP_OK, "the sweep runs");
+}
+
+static void run(struct script *sc, struct mp_sweep *s)
+{
+	run_below(sc, s, 0.0);
 }
 
 /* A curve that ends flat: the last point goes after the first sweep, as an inner one would. */
@@ -116,8 +124,39 @@ static void revived_end(void)
 	CHECK(s.best[NPTS - 1] == 100.0, "its minimum comes down (%.1f)", s.best[NPTS - 1]);
 }
 
+/* Past the first point that reaches the ceiling nothing is visited. */
+static void ceiling(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 40, 100, 120, 130, 140 } };
+
+	run_below(&sc, &s, 90.0);
+	CHECK(mp_sweep_reach(&p, &s) == 5, "the sweep reaches point 4 (%u points)",
+	      mp_sweep_reach(&p, &s));
+	CHECK(sc.visits[4] >= 1 && sc.visits[5] == 0 && sc.visits[NPTS - 1] == 0,
+	      "the points past it are never visited (%u, %u, %u)", sc.visits[4], sc.visits[5],
+	      sc.visits[NPTS - 1]);
+}
+
+/* A point that reads at the ceiling once and then below it lets the sweep go on. */
+static void ceiling_disturbed(void)
+{
+	static struct mp_sweep s;
+	struct script sc = { .y = { 4, 4, 4, 80, 100, 120, 130, 140 } };
+
+	sc.disturbed[3] = 1;          /* 96 on its first visit: at the ceiling */
+	run_below(&sc, &s, 90.0);
+	CHECK(sc.visits[4] >= 1 && sc.visits[5] == 0,
+	      "the sweep goes on to the next point once the first comes down (%u, %u)",
+	      sc.visits[4], sc.visits[5]);
+	CHECK(mp_sweep_reach(&p, &s) == 5, "and reaches point 4 (%u points)",
+	      mp_sweep_reach(&p, &s));
+}
+
 int main(void)
 {
+	ceiling();
+	ceiling_disturbed();
 	flat_end();
 	straight_end();
 	climbing_end();
