@@ -80,6 +80,9 @@ void mp_cpuid_cpu_doc(const struct mp_cpuid *c, struct mp_cpu_doc *d);
 /* 1 GB pages: CPUID.80000001H:EDX.Page1GB[bit 26] (Intel SDM Vol. 2A, CPUID). */
 bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c);
 
+/* CLFLUSHOPT: CPUID.(EAX=07H,ECX=0):EBX[bit 23] (Intel SDM Vol. 2A, CPUID). */
+bool mp_cpuid_has_clflushopt(const struct mp_cpuid *c);
+
 /*
  * Running under a hypervisor: CPUID.01H:ECX[bit 31], reserved as 0 on real
  * processors and set by hypervisors (Intel SDM Vol. 2A, CPUID; the

@@ -124,6 +124,13 @@ bool mp_cpuid_has_1g_pages(const struct mp_cpuid *c)
 	return mp_cpuid_leaf(c, LEAF_EXT_BASE + 1, 0, r) && mp_bits(r[MP_EDX], 26, 1);
 }
 
+bool mp_cpuid_has_clflushopt(const struct mp_cpuid *c)
+{
+	uint32_t r[4];
+
+	return mp_cpuid_leaf(c, 7, 0, r) && mp_bits(r[MP_EBX], 23, 1);
+}
+
 bool mp_cpuid_hypervisor(const struct mp_cpuid *c)
 {
 	uint32_t r[4];

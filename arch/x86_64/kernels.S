@@ -7,9 +7,14 @@
  */
 	.text
 
-/* uint64_t mp_x86_tsc_begin(void): lfence orders rdtsc after earlier work. */
+/*
+ * uint64_t mp_x86_tsc_begin(void): mfence waits for earlier stores and line
+ * flushes (CLFLUSHOPT's are not ordered by anything else), lfence orders
+ * rdtsc after earlier work.
+ */
 	.globl mp_x86_tsc_begin
 mp_x86_tsc_begin:
+	mfence
 	lfence
 	rdtsc
 	shl	$32, %rdx
@@ -170,6 +175,12 @@ mp_x86_add_chain:
 mp_x86_clflush:
 	clflush	(%rdi)
 	mfence
+	ret
+
+/* void mp_x86_clflushopt(const void *addr): not waited for (see mp_x86_tsc_begin). */
+	.globl mp_x86_clflushopt
+mp_x86_clflushopt:
+	clflushopt	(%rdi)
 	ret
 
 	.section .note.GNU-stack,"",@progbits

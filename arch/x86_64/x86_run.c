@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The seam operations shared by the bare-metal and Linux platforms. */
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/x86.h"
 
 /* Dependent adds timed for the core-clock estimate: long enough that the
@@ -61,9 +62,25 @@ enum mp_status mp_x86_run(const struct mp_x86_pmc *pmc, const struct mp_run *r,
 	return st;
 }
 
+static bool has_clflushopt(void)
+{
+	static int has = -1;
+
+	if (has < 0) {
+		struct mp_cpuid c;
+
+		mp_cpuid_open(&c, mp_cpuid_hw, NULL);
+		has = mp_cpuid_has_clflushopt(&c);
+	}
+	return has;
+}
+
 enum mp_status mp_x86_flush_line(const void *addr)
 {
-	mp_x86_clflush(addr);
+	if (has_clflushopt())
+		mp_x86_clflushopt(addr);
+	else
+		mp_x86_clflush(addr);
 	return MP_OK;
 }
 
