@@ -18,13 +18,18 @@
 #define PAGEMAP_PRESENT (1ull << 63)
 #define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
 
+/* Mappings kept for reuse after they are freed, and the most bytes they may hold. */
+#define LINUX_KEPT 4u
+#define LINUX_KEPT_BYTES (1ull << 30)
+
 struct linux_state {
 	struct mp_platform p;
 	struct mp_x86_pmc pmc;
 	struct mp_x86_isa isa;
 	struct mp_linux_cpus cpus;
 	bool guest;                 /* under a hypervisor: physical addresses are the guest's */
-	struct mp_mem kept;         /* the last mapping freed (keep_or_unmap) */
+	struct mp_mem kept[LINUX_KEPT]; /* the last mappings freed, oldest first (keep_or_unmap) */
+	uint32_t nkept;
 };
 
 static struct linux_state *me(struct mp_platform *p)
@@ -125,11 +130,13 @@ static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct 
 }
 
 /*
- * The last mapping freed is kept for the next request like the one it was
- * made for (a probe's next round asks for the same arena): mapping 256M of
- * transparent huge pages again cost this guest 0.3-0.6 s of the kernel's
- * compaction, zeroing the kept one 0.04 s.  Each mapping's handle is a
- * copy of its request.
+ * The last mappings freed are kept for the next request like one they were
+ * made for (a probe's next round asks for the same memory, the TLB probes
+ * for 2M pages besides): mapping 256M of transparent huge pages again cost
+ * this guest 0.3-0.6 s of the kernel's compaction and zeroing, zeroing a
+ * kept one 0.04 s.  At most LINUX_KEPT mappings of LINUX_KEPT_BYTES in
+ * all are kept (a larger one alone), and all go when a new mapping fails.  Each mapping's
+ * handle is a copy of its request.
  */
 static bool same_request(const struct mp_mem_req *a, const struct mp_mem_req *b)
 {
@@ -137,38 +144,85 @@ static bool same_request(const struct mp_mem_req *a, const struct mp_mem_req *b)
 	       a->contiguous == b->contiguous;
 }
 
+static void unmap(struct mp_mem *m)
+{
+	mp_hosted_unmap(m->base, m->bytes);
+	free(m->handle);
+}
+
+/* Forget kept mapping i (its memory stays wherever it went). */
+static void forget(struct linux_state *s, uint32_t i)
+{
+	memmove(&s->kept[i], &s->kept[i + 1], (s->nkept - i - 1) * sizeof(s->kept[0]));
+	s->nkept--;
+}
+
+static void drop_oldest(struct linux_state *s)
+{
+	unmap(&s->kept[0]);
+	forget(s, 0);
+}
+
 static void drop_kept(struct linux_state *s)
 {
-	if (!s->kept.base)
-		return;
-	mp_hosted_unmap(s->kept.base, s->kept.bytes);
-	free(s->kept.handle);
-	s->kept.base = NULL;
+	while (s->nkept)
+		drop_oldest(s);
+}
+
+static uint64_t kept_bytes(const struct linux_state *s)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < s->nkept; i++)
+		sum += s->kept[i].bytes;
+	return sum;
+}
+
+static bool reuse(struct mp_mem *kept, const struct mp_mem_req *req)
+{
+	struct mp_mem_req *was = kept->handle;
+
+	if (!same_request(was, req) ||
+	    (was->exec != req->exec &&
+	     mprotect(kept->base, kept->bytes, mp_hosted_prot(req->exec)) != 0))
+		return false;
+	was->exec = req->exec;
+	return true;
 }
 
 static bool reuse_kept(struct linux_state *s, const struct mp_mem_req *req, struct mp_mem *out)
 {
-	struct mp_mem_req *was = s->kept.handle;
-
-	if (!s->kept.base || !same_request(was, req) ||
-	    (was->exec != req->exec &&
-	     mprotect(s->kept.base, s->kept.bytes, mp_hosted_prot(req->exec)) != 0))
-		return false;
-	was->exec = req->exec;
-	*out = s->kept;
-	s->kept.base = NULL;
-	memset(out->base, 0, out->bytes);
-	return true;
+	for (uint32_t i = s->nkept; i-- > 0;) {
+		if (!reuse(&s->kept[i], req))
+			continue;
+		*out = s->kept[i];
+		forget(s, i);
+		memset(out->base, 0, out->bytes);
+		return true;
+	}
+	return false;
 }
 
 static void keep_or_unmap(struct linux_state *s, struct mp_mem *m)
 {
-	drop_kept(s);
-	if (m->handle)
-		s->kept = *m;
-	else
-		mp_hosted_unmap(m->base, m->bytes);
+	if (!m->handle) {
+		unmap(m);
+	} else {
+		while (s->nkept == LINUX_KEPT ||
+		       (s->nkept && kept_bytes(s) + m->bytes > LINUX_KEPT_BYTES))
+			drop_oldest(s);
+		s->kept[s->nkept++] = *m;
+	}
 	m->base = NULL;
+}
+
+/* A new mapping; the kept ones go first if there is no room for it. */
+static bool map_new(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out)
+{
+	if (map(p, req, out))
+		return true;
+	drop_kept(me(p));
+	return map(p, req, out) != NULL;
 }
 
 static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req *req,
@@ -176,9 +230,8 @@ static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req
 {
 	if (reuse_kept(me(p), req, out))
 		return MP_OK;
-	drop_kept(me(p));
 	memset(out, 0, sizeof(*out));
-	if (!map(p, req, out))
+	if (!map_new(p, req, out))
 		return MP_ENOMEM;
 	out->handle = malloc(sizeof(*req));
 	if (out->handle)
