@@ -193,6 +193,12 @@ static void revive(struct mp_sweep *s, uint32_t i)
 		s->state[i + 1] = MP_POINT_ACTIVE;
 }
 
+static bool reaches(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
+{
+	return !mp_is_na(s->best[i]) &&
+	       (s->best[i] >= s->ceiling || mp_same_time(p, s->best[i], s->ceiling, MP_KNOCKOUT_REL));
+}
+
 static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)
 {
 	s->runs[i]++;
@@ -204,11 +210,13 @@ static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)
 		s->since[i] = 0;
 		if (!first)
 			revive(s, i);
-		return;
+	} else {
+		if (t < s->best[i])
+			s->best[i] = t;
+		if (++s->since[i] >= s->need[i])
+			s->state[i] = MP_POINT_STABLE;
 	}
-	if (t < s->best[i])
-		s->best[i] = t;
-	if (++s->since[i] >= s->need[i])
+	if (s->ceiling > 0 && s->runs[i] >= MP_CEILING_RUNS && reaches(c->p, s, i))
 		s->state[i] = MP_POINT_STABLE;
 }
 
@@ -257,12 +265,6 @@ static void knock_out(struct mp_ctx *c, struct mp_sweep *s)
 	}
 	if (s->n > 2 && s->state[s->n - 1] == MP_POINT_ACTIVE && straight_end(c->p, s))
 		s->state[s->n - 1] = MP_POINT_OUT;
-}
-
-static bool reaches(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
-{
-	return !mp_is_na(s->best[i]) &&
-	       (s->best[i] >= s->ceiling || mp_same_time(p, s->best[i], s->ceiling, MP_KNOCKOUT_REL));
 }
 
 uint32_t mp_sweep_reach(const struct mp_platform *p, const struct mp_sweep *s)

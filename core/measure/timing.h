@@ -188,6 +188,8 @@ uint32_t mp_stable_for(const struct mp_config *cfg, uint64_t loads);
  * only grows: the points past it have never been visited.
  */
 uint32_t mp_sweep_reach(const struct mp_platform *p, const struct mp_sweep *s);
+/* A point whose MP_CEILING_RUNS runs all reach the ceiling is settled: nothing lower is sought. */
+#define MP_CEILING_RUNS 2u
 /* Sweep until every point in reach is stable or knocked out; `what` names the progress. */
 enum mp_status mp_sweep_run(struct mp_ctx *c, struct mp_sweep *s, mp_sample_fn fn, void *arg,
 			    const char *what);

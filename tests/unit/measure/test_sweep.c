@@ -136,6 +136,9 @@ static void ceiling(void)
 	CHECK(sc.visits[4] >= 1 && sc.visits[5] == 0 && sc.visits[NPTS - 1] == 0,
 	      "the points past it are never visited (%u, %u, %u)", sc.visits[4], sc.visits[5],
 	      sc.visits[NPTS - 1]);
+	CHECK(sc.visits[4] == MP_CEILING_RUNS && s.state[4] == MP_POINT_STABLE,
+	      "the point that reaches it settles after %u runs (%u)", MP_CEILING_RUNS,
+	      sc.visits[4]);
 }
 
 /* A point that reads at the ceiling once and then below it lets the sweep go on. */
