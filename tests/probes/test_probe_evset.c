@@ -14,6 +14,7 @@
  * ./test_probe_evset [model [exact|rough]]: only the models whose path
  * contains it, only that variant.
  */
+#include "tests/probes/notes.h"
 #include "tests/probes/probe_sim.h"
 
 /* The models whose rough copy is run too (names as in the model files). */
@@ -188,6 +189,44 @@ static void victim_caches(void)
 	}
 }
 
+/*
+ * A last level shared with others, as on a virtual machine: "levels" finds
+ * a small part of it (here its effective size cut to a 64th), so the pool
+ * holds too few lines per class.  The level is not measured, the message
+ * says the pool is too small for the documented size, and a note that the
+ * 32M 16-way L3 takes a pool of about 32M / 4K = 8192 pages.
+ */
+static void shared_last_level(void)
+{
+	static const char *const text =
+		"name = shared-l3\nclock freq=3.0G\n"
+		"cache L1D size=32K line=64 ways=8 latency=4 replacement=plru\n"
+		"cache L2 size=256K line=64 ways=8 latency=12 replacement=plru\n"
+		"cache L3 size=32M line=64 ways=16 latency=40 replacement=plru\n"
+		"memory latency=250\nframes mode=scattered seed=3\n";
+	struct ps_run s;
+	struct mp_probe *ev;
+	struct mp_cache *l3;
+
+	if (!ps_open_text(&s, "shared", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+		return;
+	ps_probe_run(&s, "latency", mp_probe_latency);
+	ps_probe_run(&s, "l1", mp_probe_l1);
+	ps_probe_run(&s, "levels", mp_probe_levels);
+	ps_probe_run(&s, "compact", mp_probe_compact);
+	l3 = (struct mp_cache *)found(&s.r, 3);
+	CHECK(l3 != NULL, "shared: levels finds the L3");
+	if (l3)
+		l3->effective_size_bytes /= 64;
+	ev = ps_probe_run(&s, "evset", mp_probe_evset);
+	l3 = (struct mp_cache *)found(&s.r, 3);
+	CHECK(l3 && l3->ways == MP_NA &&
+	      strstr(ev->message, "L3 not measured: its pool is too small for the documented size"),
+	      "shared: the L3 is not measured, its pool too small (%s)", ev->message);
+	CHECK(ps_note(&s.r, "takes ~8192 pages") != NULL, "shared: a note says how many pages it takes");
+	ps_close(&s);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned variants = PS_ONLY(PS_EXACT) | PS_ONLY(PS_ROUGH);
@@ -196,5 +235,7 @@ int main(int argc, char **argv)
 		variants = strcmp(argv[2], "rough") == 0 ? PS_ONLY(PS_ROUGH) : PS_ONLY(PS_EXACT);
 	if (argc == 1 || strstr("victim", argv[1]) != NULL)
 		victim_caches();
+	if (argc == 1 || strstr("shared", argv[1]) != NULL)
+		shared_last_level();
 	return ps_each_model(argc > 1 ? argv[1] : NULL, run, variants);
 }

@@ -814,6 +814,36 @@ static bool level_of(struct run *rn, int32_t level, struct level *lv)
 	return !mp_is_na(lv->next);
 }
 
+/*
+ * A level not measured whose documented size takes more pages than its
+ * pool has to hold its ways' lines in every class at a page offset (size /
+ * ways / page classes): a last level shared with others, of which "levels"
+ * sees a small part.  Then that is why, and a note gives the figures.
+ */
+static void pool_short(struct run *rn, struct level *lv)
+{
+	const struct mp_cache *d = mp_result_documented_cache(rn->c->r, lv->level);
+	uint64_t page = rn->m.page_bytes, classes, need;
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	if (lv->ways || !d || d->size_bytes <= 0 || d->ways <= 0)
+		return;
+	classes = (uint64_t)d->size_bytes / (uint64_t)d->ways / page;
+	need = (classes ? classes : 1) * (uint64_t)d->ways;
+	if (need <= lv->pages)
+		return;
+	lv->why = "its pool is too small for the documented size";
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: a pool of %llu pages holds no eviction set of the "
+			  "documented ", (int)lv->level, (unsigned long long)lv->pages);
+	mp_buf_size(&b, (uint64_t)d->size_bytes);
+	mp_buf_printf(&b, " %d-way level: that takes ~%llu pages (the arena has %llu)",
+		      (int)d->ways, (unsigned long long)need,
+		      (unsigned long long)(rn->c->cfg->arena_bytes / page));
+	mp_result_add_note(rn->c->r, text);
+}
+
 static void levels(struct run *rn)
 {
 	struct mp_buf msg;
@@ -827,6 +857,7 @@ static void levels(struct run *rn)
 			break;
 		if (measure(rn, &lv) < 0)
 			return mp_probe_fail(rn->c, "the platform failed a run");
+		pool_short(rn, &lv);
 		note_method(rn->c, &lv, settle(rn, level_rec(rn->c->r, i), &lv));
 		describe(&msg, &lv);
 	}
