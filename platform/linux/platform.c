@@ -138,10 +138,10 @@ static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct 
  * all are kept (a larger one alone), and all go when a new mapping fails.  Each mapping's
  * handle is a copy of its request.
  */
+/* Would b be mapped as a was?  (`contiguous` is only a wish here: map() cannot act on it.) */
 static bool same_request(const struct mp_mem_req *a, const struct mp_mem_req *b)
 {
-	return a->bytes == b->bytes && a->align == b->align && a->page == b->page &&
-	       a->contiguous == b->contiguous;
+	return a->bytes == b->bytes && a->align == b->align && a->page == b->page;
 }
 
 static void unmap(struct mp_mem *m)
