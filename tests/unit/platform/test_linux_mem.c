@@ -2,8 +2,9 @@
 /*
  * The Linux platform's memory: mappings freed are kept for the next
  * request like theirs, several at once (a probe's rounds and its two page
- * sizes take turns), and come back zeroed; a request unlike any is mapped
- * anew.
+ * sizes take turns), and come back zeroed, also to a request that only
+ * wishes for physically contiguous memory, which mmap cannot act on; a
+ * request unlike any is mapped anew.
  */
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +49,14 @@ int main(void)
 	CHECK(get(p, 16, MP_PAGE_2M, &again) == first_b, "so does the second");
 	CHECK(zero(again.base, again.bytes), "zeroed too");
 	p->ops->mem_free(p, &again);
+	{
+		struct mp_mem_req req = { .bytes = 16u << 20, .align = 4096, .page = MP_PAGE_2M,
+					  .contiguous = true };
+
+		CHECK(p->ops->mem_alloc(p, &req, &again) == MP_OK && again.base == first_b,
+		      "a request that only wishes for contiguity is served by the same mapping");
+		p->ops->mem_free(p, &again);
+	}
 	get(p, 4, MP_PAGE_4K, &again);
 	CHECK(again.base != first_a && again.base != first_b,
 	      "a request unlike any kept is mapped anew");
