@@ -36,6 +36,16 @@ struct pol_ctx {
 	uint64_t tag;            /* experiments run, for a fresh shuffle each */
 };
 
+/*
+ * Write allocation from the time t of the reads after the stores: where it
+ * lies between the level's hit time (0) and the next level's (1), in ratio.
+ * MP_YES in the first MP_WRITE_BLEND of the way, MP_NO in the last, else
+ * MP_UNKNOWN: the reads found the lines in both levels (docs/algorithms.md,
+ * "Write allocation").
+ */
+#define MP_WRITE_BLEND (1.0 / 3.0)
+enum mp_tristate mp_policy_allocation(double t, double hit, double next);
+
 /* Flush the lines of [at, at + bytes) from every cache; MP_UNSUPPORTED if the platform cannot. */
 enum mp_status mp_policy_flush(struct pol_ctx *p, uint8_t *at, uint64_t bytes, uint64_t line);
 

@@ -14,6 +14,7 @@
  * Replacement: core/probes/policy/replacement.c.
  */
 #include "core/lib/buf.h"
+#include "core/lib/fmath.h"
 #include "core/measure/timing.h"
 #include "core/probes/policy/policy.h"
 #include "core/probes/probes.h"
@@ -66,11 +67,27 @@ static enum mp_status write_pass(struct pol_ctx *p, void *start, uint64_t bytes,
 	return st;
 }
 
-/* Did the stores allocate lines at level i?  Closer to its hit time than to the next level's. */
+static void note_level(struct mp_ctx *c, int32_t level, const char *what)
+{
+	char text[MP_TEXT_LEN];
+
+	mp_snprintf(text, sizeof(text), "policy L%d: %s", (int)level, what);
+	mp_result_add_note(c->r, text);
+}
+
+enum mp_tristate mp_policy_allocation(double t, double hit, double next)
+{
+	double f = mp_log2(t / hit) / mp_log2(next / hit);
+
+	return f < MP_WRITE_BLEND ? MP_YES : f > 1.0 - MP_WRITE_BLEND ? MP_NO : MP_UNKNOWN;
+}
+
+/* Did the stores allocate lines at level i?  MP_UNKNOWN where the reads say neither. */
 static enum mp_tristate write_allocates(struct pol_ctx *p, const struct pol_level *lv, int32_t i)
 {
 	uint64_t bytes = write_region(lv, i);
 	double best = 1e300, t;
+	enum mp_tristate a;
 	void *start;
 
 	if (bytes < lv[i].line || bytes > p->m->bytes || !(lv[i].next > lv[i].hit))
@@ -81,7 +98,11 @@ static enum mp_tristate write_allocates(struct pol_ctx *p, const struct pol_leve
 			return MP_UNKNOWN;
 		best = t < best ? t : best;
 	}
-	return best * best < lv[i].hit * lv[i].next ? MP_YES : MP_NO;
+	a = mp_policy_allocation(best, lv[i].hit, lv[i].next);
+	if (a == MP_UNKNOWN)
+		note_level(p->c, lv[i].level, "write allocation not told: the reads after the stores "
+					      "ran between its hit time and the next level's");
+	return a;
 }
 
 static double ticks_of(const struct mp_platform *pf, double ns)
@@ -109,15 +130,6 @@ static double next_hit(struct mp_ctx *c, int32_t level)
 	return ticks_of(c->p, c->r->memory.latency_ns);
 }
 
-/* The levels as measured so far; stops at the first level missing what the tests need. */
-static void note_level(struct mp_ctx *c, int32_t level, const char *what)
-{
-	char text[MP_TEXT_LEN];
-
-	mp_snprintf(text, sizeof(text), "policy L%d: %s", (int)level, what);
-	mp_result_add_note(c->r, text);
-}
-
 static bool whole(const struct mp_cache *c)
 {
 	return c && c->size_bytes > 0 && c->line_bytes > 0 && c->ways > 0;
@@ -143,6 +155,7 @@ static bool geometry(struct mp_ctx *c, const struct mp_cache *rec, struct pol_le
 	return true;
 }
 
+/* The levels as measured so far; stops at the first level missing what the tests need. */
 static int32_t gather(struct mp_ctx *c, struct pol_level *lv)
 {
 	int32_t n = 0;
