@@ -147,16 +147,33 @@ static enum ways_end fully_associative(struct tlb_ctx *t, struct tlb_level *lv, 
 }
 
 /*
+ * Pages a string may hold past what the level holds and still fit by the
+ * search's rule for long windows: misses that lift its time by no more
+ * than MP_TLB_LONG_RISE, each costing the miss penalty over the string's
+ * loads.  A count that much over sets x ways is the rule's slack, not a
+ * way more.
+ */
+static uint64_t fit_slack(const struct tlb_level *l)
+{
+	double penalty = l->above - l->below;
+
+	return penalty > 0 ? (uint64_t)(MP_TLB_LONG_RISE * l->below * (double)l->entries / penalty)
+			   : 0;
+}
+
+/*
  * A neighbour on the core that holds a way of every set while the largest
  * compact count is searched lowers it by one, and sets x ways with it (the
  * simulator's neighbour: 11 of skylake-smt's 12 STLB ways).  Where sets x
  * ways falls short of the entries the level held at some time (the
- * search's tries over time), one way more is tried again over time, as
- * the entries were.
+ * search's tries over time) by more than the search's slack, one way more
+ * is tried again over time, as the entries were.
  */
 static uint64_t ways_later(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i,
 			   uint64_t sets, uint64_t a)
 {
+	if (a * sets + fit_slack(&lv[i]) >= lv[i].entries)
+		return a;
 	for (unsigned k = 0; a * sets < lv[i].entries && k < MP_TLB_TRIES &&
 			     mp_rest(t->c->p, MP_TLB_REST_US); k++) {
 		if (compact(t, lv, i, t->page * sets, a + 1) == 1) {

@@ -194,12 +194,11 @@ static enum verdict confirmed(struct tlb_ctx *t, const struct sweep_out *o, int3
 
 /*
  * What a string that fits runs at: within `fit` (log2) of `below` in
- * Cooper-Xu's short windows (mp_tlb_time), or within TLB_LONG_RISE of
+ * Cooper-Xu's short windows (mp_tlb_time), or within MP_TLB_LONG_RISE of
  * `strict` in long ones (MP_MIN_LONG), `strict` being the long-window time
  * of the plateau's middle string (settle()).  docs/algorithms.md, "TLBs",
  * entries.
  */
-#define TLB_LONG_RISE 0.04
 struct fit_rule {
 	double below, fit;       /* short windows: the plateau's highest point, the allowance */
 	double strict;           /* long windows */
@@ -229,7 +228,7 @@ static int fits_now(struct tlb_ctx *t, uint64_t pages, const struct fit_rule *f)
 		return 1;
 	if (time_long(t, &s, &tt) != MP_OK)
 		return -1;
-	return tt <= f->strict * (1.0 + TLB_LONG_RISE);
+	return tt <= f->strict * (1.0 + MP_TLB_LONG_RISE);
 }
 
 /*

@@ -24,6 +24,8 @@
  */
 #define MP_TLB_TRIES 10u
 #define MP_TLB_REST_US 50000u
+/* The rise a string that fits may show in long windows (docs/algorithms.md, "TLBs", entries). */
+#define MP_TLB_LONG_RISE 0.04
 
 /*
  * The test runs on either side of the processor: data TLBs with loads
