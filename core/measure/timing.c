@@ -196,7 +196,8 @@ static void revive(struct mp_sweep *s, uint32_t i)
 static bool reaches(const struct mp_platform *p, const struct mp_sweep *s, uint32_t i)
 {
 	return !mp_is_na(s->best[i]) &&
-	       (s->best[i] >= s->ceiling || mp_same_time(p, s->best[i], s->ceiling, MP_KNOCKOUT_REL));
+	       (s->best[i] >= s->ceiling ||
+		mp_same_time(p, s->best[i], s->ceiling, MP_KNOCKOUT_REL));
 }
 
 static void record(struct mp_ctx *c, struct mp_sweep *s, uint32_t i, double t)

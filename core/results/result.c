@@ -70,7 +70,10 @@ struct mp_cache *mp_result_add_cache(struct mp_result *r)
 	return c;
 }
 
-/* Take record `rec` of `size` bytes out of the table at `base` (*n in use, max), moving the rest up. */
+/*
+ * Take record `rec` of `size` bytes out of the table at `base` (*n in use,
+ * max), moving the rest up.
+ */
 static void remove_record(void *base, size_t size, int32_t *n, int32_t max, const void *rec)
 {
 	uint8_t *a = base;

@@ -134,11 +134,13 @@ static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct 
  * made for (a probe's next round asks for the same memory, the TLB probes
  * for 2M pages besides): mapping 256M of transparent huge pages again cost
  * this guest 0.3-0.6 s of the kernel's compaction and zeroing, zeroing a
- * kept one 0.04 s.  At most LINUX_KEPT mappings of LINUX_KEPT_BYTES in
- * all are kept (a larger one alone), and all go when a new mapping fails.  Each mapping's
- * handle is a copy of its request.
+ * kept one 0.04 s.  At most LINUX_KEPT mappings of LINUX_KEPT_BYTES in all
+ * are kept (a larger one alone), and all go when a new mapping fails.
+ * Each mapping's handle is a copy of its request.
+ *
+ * Would b be mapped as a was?  (`contiguous` is only a wish here: map()
+ * cannot act on it.)
  */
-/* Would b be mapped as a was?  (`contiguous` is only a wish here: map() cannot act on it.) */
 static bool same_request(const struct mp_mem_req *a, const struct mp_mem_req *b)
 {
 	return a->bytes == b->bytes && a->align == b->align && a->page == b->page;

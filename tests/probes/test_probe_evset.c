@@ -223,7 +223,8 @@ static void shared_last_level(void)
 	CHECK(l3 && l3->ways == MP_NA &&
 	      strstr(ev->message, "L3 not measured: its pool is too small for the documented size"),
 	      "shared: the L3 is not measured, its pool too small (%s)", ev->message);
-	CHECK(ps_note(&s.r, "takes ~8192 pages") != NULL, "shared: a note says how many pages it takes");
+	CHECK(ps_note(&s.r, "takes ~8192 pages") != NULL,
+	      "shared: a note says how many pages it takes");
 	ps_close(&s);
 }
 

@@ -100,8 +100,9 @@ static enum mp_tristate write_allocates(struct pol_ctx *p, const struct pol_leve
 	}
 	a = mp_policy_allocation(best, lv[i].hit, lv[i].next);
 	if (a == MP_UNKNOWN)
-		note_level(p->c, lv[i].level, "write allocation not told: the reads after the stores "
-					      "ran between its hit time and the next level's");
+		note_level(p->c, lv[i].level, "write allocation not told: the reads after the "
+					      "stores ran between its hit time and the next "
+					      "level's");
 	return a;
 }
 

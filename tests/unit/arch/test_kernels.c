@@ -223,7 +223,8 @@ static void test_flush_line(void)
 		t = walk(start, LINES);
 		cold = t < cold ? t : cold;
 	}
-	CHECK(cold > 4 * hot, "flush: a walk of flushed lines is over 4 times slower (%llu, %llu ticks)",
+	CHECK(cold > 4 * hot,
+	      "flush: a walk of flushed lines is over 4 times slower (%llu, %llu ticks)",
 	      (unsigned long long)cold, (unsigned long long)hot);
 }
 
