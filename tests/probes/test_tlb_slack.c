@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The TLB geometry's tries over time (core/probes/tlb/geom.c, ways_later)
- * on a simulated 64-entry 4-way DTLB (a miss costs 20 cycles on a 10-cycle
- * load) with a neighbour that hardly ever runs, so that rests let simulated
- * time pass.  A search that ended one page past 16 sets x 4 ways is within
- * the fit rule's slack (0.04 x 10 x 65 / 20: one page): no way more is
- * tried, and no rest is taken.  One that ended four pages past them is
- * tried again over time, MP_TLB_TRIES rests.  The ways are 4 both times.
+ * The TLB test's tries over time against the fit rule's slack (the pages a
+ * string may hold past a level's entries and still fit).
+ *
+ * The geometry (core/probes/tlb/geom.c, ways_later) on a simulated
+ * 64-entry 4-way DTLB (a miss costs 20 cycles on a 10-cycle load) with a
+ * neighbour that hardly ever runs, so that rests let simulated time pass.
+ * A search that ended one page past 16 sets x 4 ways is within the fit
+ * rule's slack (0.04 x 10 x 65 / 20: one page): no way more is tried, and
+ * no rest is taken.  One that ended four pages past them is tried again
+ * over time, MP_TLB_TRIES rests.  The ways are 4 both times.
+ *
+ * The search for the entries (core/probes/tlb/probe.c, try_search) on a
+ * 1536-entry 12-way DTLB (a slack of about 30 pages), with a neighbour
+ * that holds entries for the first half second of simulated time only.
+ * Two entries held move the count by less than the slack when the
+ * neighbour leaves: one series of MP_TLB_TRIES tries in all.  64 held move
+ * it by more: the series begins again.  The entries are exact both times
+ * (sets x ways).
  */
 #include "core/probes/tlb/tlb.h"
 #include "tests/probes/probe_sim.h"
@@ -60,10 +71,52 @@ static double geometry(uint64_t entries, uint64_t *ways)
 	return secs;
 }
 
+static const char *const hashed =
+	"name = series\nclock freq=1G\n"
+	"cache L1D size=32K line=64 ways=8 latency=4\n"
+	"cache L2 size=1M line=64 ways=16 latency=14\n"
+	"tlb DTLB1 entries=1536 ways=12 page=4K latency=30\n"
+	"memory latency=200\n"
+	"neighbour entries=%u on=536870912 off=1099511627776\n";
+
+static const struct mp_platform_ops *real;
+static unsigned rests;
+
+static bool counted_rest(struct mp_platform *p, uint32_t us)
+{
+	rests++;
+	return real->rest(p, us);
+}
+
+/* The rests the TLB probe takes with a neighbour holding `held` entries; its entries. */
+static unsigned series(unsigned held, int64_t *entries)
+{
+	static struct mp_platform_ops ops;
+	char text[512];
+	struct ps_run s;
+
+	*entries = -1;
+	rests = 0;
+	snprintf(text, sizeof text, hashed, held);
+	if (!ps_open_text(&s, "series", text, PS_EXACT))
+		return 0;
+	real = s.p->ops;
+	ops = *real;
+	ops.rest = counted_rest;
+	s.p->ops = &ops;
+	ps_probe(&s, "tlb", mp_probe_tlb);
+	if (s.r.ntlbs == 1)
+		*entries = s.r.tlbs[0].entries;
+	ps_close(&s);
+	return rests;
+}
+
 int main(void)
 {
 	uint64_t ways;
 	double secs = geometry(65, &ways);
+	int64_t e;
+	unsigned n;
 
 	CHECK(secs >= 0 && secs < MP_TLB_REST_US * 1e-6 && ways == 4,
 	      "65 pages, one past 64 within the slack: 4 ways, no rest (%.3f s, %llu ways)", secs,
@@ -72,5 +125,11 @@ int main(void)
 	CHECK(secs >= MP_TLB_TRIES * MP_TLB_REST_US * 1e-6 && ways == 4,
 	      "68 pages, past the slack: tried over time, still 4 ways (%.3f s, %llu ways)", secs,
 	      (unsigned long long)ways);
+	n = series(2, &e);
+	CHECK(n == MP_TLB_TRIES && e == 1536, "2 entries held, within the slack: one series "
+	      "of tries (%u rests), 1536 entries (%lld)", n, (long long)e);
+	n = series(64, &e);
+	CHECK(n > MP_TLB_TRIES && e == 1536, "64 entries held, past the slack: the series "
+	      "begins again (%u rests), 1536 entries (%lld)", n, (long long)e);
 	return check_done();
 }

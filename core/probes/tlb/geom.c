@@ -146,19 +146,11 @@ static enum ways_end fully_associative(struct tlb_ctx *t, struct tlb_level *lv, 
 	return f == 1 ? WAYS_MEASURED : f == 0 ? WAYS_HASHED : WAYS_UNTIMED;
 }
 
-/*
- * Pages a string may hold past what the level holds and still fit by the
- * search's rule for long windows: misses that lift its time by no more
- * than MP_TLB_LONG_RISE, each costing the miss penalty over the string's
- * loads.  A count that much over sets x ways is the rule's slack, not a
- * way more.
- */
-static uint64_t fit_slack(const struct tlb_level *l)
+uint64_t mp_tlb_slack(double below, double above, uint64_t entries)
 {
-	double penalty = l->above - l->below;
+	double penalty = above - below;
 
-	return penalty > 0 ? (uint64_t)(MP_TLB_LONG_RISE * l->below * (double)l->entries / penalty)
-			   : 0;
+	return penalty > 0 ? (uint64_t)(MP_TLB_LONG_RISE * below * (double)entries / penalty) : 0;
 }
 
 /*
@@ -172,7 +164,7 @@ static uint64_t fit_slack(const struct tlb_level *l)
 static uint64_t ways_later(struct tlb_ctx *t, const struct tlb_level *lv, int32_t i,
 			   uint64_t sets, uint64_t a)
 {
-	if (a * sets + fit_slack(&lv[i]) >= lv[i].entries)
+	if (a * sets + mp_tlb_slack(lv[i].below, lv[i].above, lv[i].entries) >= lv[i].entries)
 		return a;
 	for (unsigned k = 0; a * sets < lv[i].entries && k < MP_TLB_TRIES &&
 			     mp_rest(t->c->p, MP_TLB_REST_US); k++) {

@@ -341,8 +341,10 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 struct search {
 	int32_t k, u;            /* the level's step; the step whose plateau above bounds it */
 	struct fit_rule f;
+	double above;            /* ticks per load on plateau u */
 	uint64_t lo, top;        /* fits; the bound */
-	unsigned fails;          /* tries in a row that lo + 1 did not fit */
+	uint64_t from;           /* lo when the series of tries began */
+	unsigned tries;          /* tries of the series */
 	bool open;
 };
 
@@ -356,9 +358,11 @@ struct search {
 static struct search search_from(struct tlb_ctx *t, const struct sweep_out *o, int32_t u,
 				 uint64_t lo, struct fit_rule f)
 {
-	struct search s = { .u = u, .f = f, .top = bound_of(o, u) };
+	struct search s = { .u = u, .f = f, .above = o->steps.plateau[u].level,
+			    .top = bound_of(o, u) };
 
 	s.lo = bisect(t, lo, s.top, &s.f);
+	s.from = s.lo;
 	s.open = s.lo + 1 < s.top;
 	return s;
 }
@@ -373,17 +377,26 @@ static struct search search_now(struct tlb_ctx *t, const struct sweep_out *o, in
 	return s;
 }
 
-/* One try of an open search: does lo + 1 fit now?  Then it goes on above it. */
+/*
+ * One try of an open search: does lo + 1 fit now?  Then it goes on above
+ * it.  The series of MP_TLB_TRIES tries begins again only once lo has
+ * moved past where it began by more than the fit rule's slack: pages
+ * within it are what the rule lets pass past the truth, and where a
+ * level's time rises slowly past its entries each try would let one more
+ * page through (docs/algorithms.md, "TLBs", over time).
+ */
 static void try_search(struct tlb_ctx *t, struct search *s)
 {
 	settle(t, &s->f);
-	if (fits_now(t, s->lo + 1, &s->f) == 1) {
+	if (fits_now(t, s->lo + 1, &s->f) == 1)
 		s->lo = bisect(t, s->lo + 1, s->top, &s->f);
-		s->fails = 0;
-		s->open = s->lo + 1 < s->top;
+	if (s->lo - s->from > mp_tlb_slack(s->f.below, s->above, s->from)) {
+		s->from = s->lo;
+		s->tries = 0;
 	} else {
-		s->open = ++s->fails < MP_TLB_TRIES;
+		s->tries++;
 	}
+	s->open = s->lo + 1 < s->top && s->tries < MP_TLB_TRIES;
 }
 
 /*

@@ -28,6 +28,15 @@
 #define MP_TLB_LONG_RISE 0.04
 
 /*
+ * Pages a string may hold past what a level holds (`entries`) and still fit
+ * by the search's rule for long windows: misses that lift its time by no
+ * more than MP_TLB_LONG_RISE, each costing the miss penalty (`above` less
+ * `below`, ticks per load) over the string's loads.  A count that much
+ * over the truth is the rule's slack, not a finding.
+ */
+uint64_t mp_tlb_slack(double below, double above, uint64_t entries);
+
+/*
  * The test runs on either side of the processor: data TLBs with loads
  * (probe "tlb"), instruction TLBs with fetches of code blocks (probe
  * "itlb"): the same strings, linked by `link`.
