@@ -225,6 +225,12 @@ static const char *const find_why[] = {
 	[2] = "the time bound passed before a minimal set was found",
 	[3] = "every reduction lost the eviction (a noisy host)",
 };
+/*
+ * Why a victim level's set found with the stand-in tail is not used
+ * (tail_of): the stand-in may hold lines of the victim's class.
+ */
+static const char stand_in_lost[] =
+	"its sets show only with a tail, and the set found with a stand-in one did not hold up";
 
 /* The tail picked with set (m1 lines), which evicts the victim.  0 or lv->why set, -1 failed. */
 static int tail_by(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m1, uint64_t *nt)
@@ -285,8 +291,11 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
 	s.tail = stand_in;
 	s.ntail = want;
 	lv->why = NULL;
-	if ((st = tail_picker(rn, &s, lv, want, &m1)) <= 0)
+	if ((st = tail_picker(rn, &s, lv, want, &m1)) <= 0) {
+		if (st == 0 && lv->why == find_why[3])
+			lv->why = stand_in_lost;
 		return st;
+	}
 	lv->tailed = true;
 	return tail_by(rn, &s, lv, m1, nt);
 }
