@@ -71,7 +71,7 @@ static double geometry(uint64_t entries, uint64_t *ways)
 	return secs;
 }
 
-static const char *const hashed =
+static const char *const held_model =
 	"name = series\nclock freq=1G\n"
 	"cache L1D size=32K line=64 ways=8 latency=4\n"
 	"cache L2 size=1M line=64 ways=16 latency=14\n"
@@ -97,7 +97,7 @@ static unsigned series(unsigned held, int64_t *entries)
 
 	*entries = -1;
 	rests = 0;
-	snprintf(text, sizeof text, hashed, held);
+	snprintf(text, sizeof text, held_model, held);
 	if (!ps_open_text(&s, "series", text, PS_EXACT))
 		return 0;
 	real = s.p->ops;
