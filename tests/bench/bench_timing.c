@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The timing suite on this machine: the Linux platform in
- * process, the timing probes with the quick profile (the default), the
- * wall time of each and of the whole suite next to the published figures,
- * and repeatability: REPEATS runs in a row, and how many of them give the
+ * process, the timing probes with the quick profile (the default), REPEATS
+ * runs in a row; the wall time of each probe and of the whole suite (the
+ * median of the runs, and their range) next to the published figures, and
+ * repeatability: how many of the runs give the
  * same discrete results (sizes, lines, ways, TLB entries and pages) as the
  * most common run.  Effective capacities are counted apart: on a host
  * whose last level is shared with other tenants they follow the neighbours.
@@ -51,6 +52,8 @@ static const struct {
 
 static struct mp_result r;
 static char sig[REPEATS][SIG], eff[REPEATS][SIG];
+/* Each run's seconds: of the suite, and of each probe (NaN: skipped). */
+static double suite_s[REPEATS], probe_s[MP_MAX_PROBES][REPEATS];
 
 /* One voted value across the runs: what each run gave, and whether it called it stable. */
 static struct value {
@@ -213,32 +216,77 @@ static double run(struct mp_platform *p, const struct mp_cli *cli)
 	return wall() - t0;
 }
 
-static void times(double total)
+/* Keep run k's seconds, the suite's and each probe's. */
+static void keep_times(int k, double total)
 {
-	printf("%-8s %8s  %s\n", "probe", "seconds", "published");
-	for (int32_t i = 0; i < r.nprobes; i++) {
-		const char *pub = "-";
-
-		if (r.probes[i].status == MP_PROBE_SKIPPED)
-			continue;
-		for (size_t k = 0; k < sizeof(papers) / sizeof(papers[0]); k++)
-			if (strcmp(papers[k].probe, r.probes[i].name) == 0)
-				pub = papers[k].published;
-		printf("%-8s %8.2f  %s  [%s]\n", r.probes[i].name, r.probes[i].seconds, pub,
-		       mp_probe_status_name(r.probes[i].status));
-	}
-	printf("%-8s %8.2f  goal: under 10 s on hardware\n", "suite", total);
+	suite_s[k] = total;
+	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++)
+		probe_s[i][k] = r.probes[i].status == MP_PROBE_SKIPPED ? mp_na_double()
+								   : r.probes[i].seconds;
 }
 
-/* What the instruction-side and CPU probes add to the suite. */
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the runs' seconds and their range (NaN: skipped in every run). */
+static double spread(const double *runs, double *lo, double *hi)
+{
+	double v[REPEATS];
+	int n = 0;
+
+	for (int k = 0; k < REPEATS; k++)
+		if (!mp_is_na(runs[k]))
+			v[n++] = runs[k];
+	if (n == 0)
+		return mp_na_double();
+	qsort(v, (size_t)n, sizeof(v[0]), by_value);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+static const char *published(const char *probe)
+{
+	for (size_t k = 0; k < sizeof(papers) / sizeof(papers[0]); k++)
+		if (strcmp(papers[k].probe, probe) == 0)
+			return papers[k].published;
+	return "-";
+}
+
+/* Median seconds of each probe and of the suite over the runs; the suite's median. */
+static double times(void)
+{
+	double lo = 0, hi = 0, mid;
+
+	printf("seconds over %d runs: median (fastest - slowest)\n", REPEATS);
+	printf("%-8s %8s %17s  %s\n", "probe", "median", "range", "published");
+	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++) {
+		mid = spread(probe_s[i], &lo, &hi);
+		if (!mp_is_na(mid))
+			printf("%-8s %8.2f  (%6.2f - %6.2f)  %s\n", r.probes[i].name, mid, lo, hi,
+			       published(r.probes[i].name));
+	}
+	mid = spread(suite_s, &lo, &hi);
+	printf("%-8s %8.2f  (%6.2f - %6.2f)  goal: under 10 s on hardware\n", "suite", mid, lo,
+	       hi);
+	return mid;
+}
+
+/* What the instruction-side and CPU probes add to the suite (medians). */
 static void added_time(double total)
 {
-	double sum = 0;
+	double sum = 0, lo, hi, mid;
 
-	for (int32_t i = 0; i < r.nprobes; i++)
+	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++) {
+		mid = spread(probe_s[i], &lo, &hi);
 		for (size_t k = 0; k < sizeof(added) / sizeof(added[0]); k++)
-			if (!strcmp(r.probes[i].name, added[k]) && !mp_is_na(r.probes[i].seconds))
-				sum += r.probes[i].seconds;
+			if (!strcmp(r.probes[i].name, added[k]) && !mp_is_na(mid))
+				sum += mid;
+	}
 	printf("icache, itlb and cpu add %.2f s of the suite's %.2f s (%.0f%%)\n", sum, total,
 	       total > 0 ? 100.0 * sum / total : 0.0);
 }
@@ -260,16 +308,13 @@ int main(int argc, char **argv)
 		return 1;
 	printf("timing suite on this machine, profile %s, probes %s\n",
 	       cli.cfg.profile == MP_PROFILE_FULL ? "full" : "quick", TIMING_PROBES);
-	total = run(p, &cli);
-	times(total);
-	added_time(total);
-	signature(&r, sig[0], eff[0]);
-	record_votes();
-	for (int k = 1; k < REPEATS; k++) {
-		run(p, &cli);
+	for (int k = 0; k < REPEATS; k++) {
+		keep_times(k, run(p, &cli));
 		signature(&r, sig[k], eff[k]);
 		record_votes();
 	}
+	total = times();
+	added_time(total);
 	same = agree(sig, REPEATS, &which);
 	printf("repeatability: %d of %d runs give the most common discrete results "
 	       "(size/line/ways of caches, entries/page/ways of TLBs):\n", same, REPEATS);
