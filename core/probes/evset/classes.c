@@ -12,14 +12,20 @@
 /* Reductions of one victim's set, each from the start, before it is given up. */
 #define EVSET_FIND_TRIES 3u
 
-/* The minimal sets of the first classes, kept to recognise a class's stragglers. */
+/*
+ * The first classes, kept to recognise their stragglers and their lines
+ * found again: each class's minimal set, then members it removed from the
+ * pool, up to twice its lines in all (docs/algorithms.md, "Eviction sets",
+ * classes).
+ */
 #define KEPT_CLASSES 512u
 #define KEPT_LINES 64u
 
 static uint64_t set[MP_EVSET_MAX_POOL];
 static uint64_t victims[MP_EVSET_MAX_CLASSES];
 static uint64_t kept[KEPT_CLASSES][KEPT_LINES];
-static uint64_t kept_n[KEPT_CLASSES];
+static uint64_t kept_n[KEPT_CLASSES];    /* lines kept */
+static uint64_t kept_m[KEPT_CLASSES];    /* of which the minimal set's, first */
 /* The tail of a seeded count: lines of the classes counted. */
 static uint64_t tail[KEPT_CLASSES];
 /* Victims whose class was not found, set aside at most (set_aside). */
@@ -121,19 +127,43 @@ bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off)
 	return false;
 }
 
-/* Remove from pool[0 .. *n) the set's lines and every candidate the set evicts. */
+static void keep(uint64_t i, const uint64_t *s, uint64_t m)
+{
+	if (i >= KEPT_CLASSES)
+		return;
+	kept_n[i] = m <= KEPT_LINES ? m : 0;
+	kept_m[i] = kept_n[i];
+	mp_memcpy(kept[i], s, kept_n[i] * sizeof(*s));
+}
+
+/* A member of kept class i beside its minimal set, while it has room. */
+static void keep_member(uint64_t i, uint64_t line)
+{
+	if (i < KEPT_CLASSES && kept_m[i] && kept_n[i] < 2 * kept_m[i] && kept_n[i] < KEPT_LINES &&
+	    !mp_evset_member(kept[i], kept_n[i], line))
+		kept[i][kept_n[i]++] = line;
+}
+
+/*
+ * Remove from pool[0 .. *n) the set's lines and every candidate the set
+ * evicts; the candidates evicted are kept as members of class `into`
+ * (none when it is not kept).
+ */
 static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
-			uint64_t m)
+			uint64_t m, uint64_t into)
 {
 	uint64_t kept = 0;
 
 	for (uint64_t i = 0; i < *n; i++) {
-		int ev = mp_evset_member(s, m, pool[i]) ? 1 : mp_evset_confirmed(e, pool[i], s, m);
+		bool in_set = mp_evset_member(s, m, pool[i]);
+		int ev = in_set ? 1 : mp_evset_confirmed(e, pool[i], s, m);
 
 		if (ev < 0)
 			return -1;
 		if (ev == 0)
 			pool[kept++] = pool[i];
+		else if (!in_set)
+			keep_member(into, pool[i]);
 	}
 	*n = kept;
 	return 0;
@@ -159,14 +189,6 @@ static int straggler(struct mp_evset *e, uint64_t x, uint64_t counted)
 			return ev;
 	}
 	return 0;
-}
-
-static void keep(uint64_t i, const uint64_t *s, uint64_t m)
-{
-	if (i >= KEPT_CLASSES)
-		return;
-	kept_n[i] = m <= KEPT_LINES ? m : 0;
-	mp_memcpy(kept[i], s, kept_n[i] * sizeof(*s));
 }
 
 /*
@@ -218,12 +240,14 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	/* A reduction that lost the eviction unseen would count a class of nothing. */
 	if ((dup = mostly(e, x, set, m)) <= 0)
 		return dup < 0 ? -1 : set_aside(out, x, "a class's set did not hold up when tested again");
-	if ((dup = seen(e, x, set, m, out->count)) < 0 || remove_class(e, pool, n, set, m) < 0)
+	if ((dup = seen(e, x, set, m, out->count)) < 0)
 		return -1;
 	if (!dup && out->count < MP_EVSET_MAX_CLASSES)
 		victims[out->count] = x;
 	if (!dup)
 		keep(out->count, set, m);
+	if (remove_class(e, pool, n, set, m, dup ? KEPT_CLASSES : out->count) < 0)
+		return -1;
 	out->count += !dup;
 	out->same += !dup && m == out->ways;
 	out->other += !dup && m != out->ways;
@@ -253,6 +277,7 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 
 	e->tail = tail;
 	e->ntail = 0;
+	keep(0, seed->set, seed->m);
 	for (uint64_t i = 0; i < seed->m; i++)
 		tail_add(e, seed, seed->set[i]);
 	for (uint64_t i = 0; i < *n; i++) {
@@ -261,25 +286,26 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 
 		if (in < 0)
 			return -1;
-		if (in)
-			tail_add(e, seed, pool[i]);
-		else
+		if (!in) {
 			pool[kept++] = pool[i];
+			continue;
+		}
+		tail_add(e, seed, pool[i]);
+		keep_member(0, pool[i]);
 	}
 	*n = kept;
 	victims[0] = seed->x;
-	keep(0, seed->set, seed->m);
 	out->count = 1;
 	out->same += seed->m == out->ways;
 	out->other += seed->m != out->ways;
 	return 0;
 }
 
-/* The tail grown to tail_want lines from the classes counted (their kept sets). */
+/* The tail grown to tail_want lines from the classes counted (their minimal sets). */
 static void grow_tail(struct mp_evset *e, const struct mp_evset_seed *seed, uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES && e->ntail < seed->tail_want; i++)
-		for (uint64_t j = 0; j < kept_n[i]; j++)
+		for (uint64_t j = 0; j < kept_m[i]; j++)
 			tail_add(e, seed, kept[i][j]);
 }
 
