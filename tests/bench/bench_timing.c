@@ -220,7 +220,7 @@ static double run(struct mp_platform *p, const struct mp_cli *cli)
 static void keep_times(int k, double total)
 {
 	suite_s[k] = total;
-	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++)
+	for (int32_t i = 0; i < mp_count(r.nprobes, MP_MAX_PROBES); i++)
 		probe_s[i][k] = r.probes[i].status == MP_PROBE_SKIPPED ? mp_na_double()
 								   : r.probes[i].seconds;
 }
@@ -264,11 +264,12 @@ static double times(void)
 
 	printf("seconds over %d runs: median (fastest - slowest)\n", REPEATS);
 	printf("%-8s %8s %17s  %s\n", "probe", "median", "range", "published");
-	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++) {
+	for (int32_t i = 0; i < mp_count(r.nprobes, MP_MAX_PROBES); i++) {
 		mid = spread(probe_s[i], &lo, &hi);
 		if (!mp_is_na(mid))
-			printf("%-8s %8.2f  (%6.2f - %6.2f)  %s\n", r.probes[i].name, mid, lo, hi,
-			       published(r.probes[i].name));
+			printf("%-8s %8.2f  (%6.2f - %6.2f)  %s  [last run: %s]\n", r.probes[i].name,
+			       mid, lo, hi, published(r.probes[i].name),
+			       mp_probe_status_name(r.probes[i].status));
 	}
 	mid = spread(suite_s, &lo, &hi);
 	printf("%-8s %8.2f  (%6.2f - %6.2f)  goal: under 10 s on hardware\n", "suite", mid, lo,
@@ -281,7 +282,7 @@ static void added_time(double total)
 {
 	double sum = 0, lo, hi, mid;
 
-	for (int32_t i = 0; i < r.nprobes && i < MP_MAX_PROBES; i++) {
+	for (int32_t i = 0; i < mp_count(r.nprobes, MP_MAX_PROBES); i++) {
 		mid = spread(probe_s[i], &lo, &hi);
 		for (size_t k = 0; k < sizeof(added) / sizeof(added[0]); k++)
 			if (!strcmp(r.probes[i].name, added[k]) && !mp_is_na(mid))

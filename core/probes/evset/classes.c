@@ -99,11 +99,11 @@ static int mostly(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64
 
 /*
  * Is the minimal set (of victim x) another class's: does it evict a
- * victim of a class counted before, or that class's set x, in most of
+ * victim of a class counted before, or that class's kept lines x, in most of
  * three tests?  Both ways, by most tests: a class counted twice makes the
  * size a class too large, and a test of a true set fails now and then.
  * In a seeded count the tail holds counted classes' lines, which evict
- * their own victims alone: there only the class's set is tried on x.
+ * their own victims alone: there only the class's kept lines are tried on x.
  */
 static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 		uint64_t counted)
@@ -177,7 +177,7 @@ static int stop(struct mp_evset_classes *out, const char *why)
 
 /*
  * A candidate the rest of the pool does not evict: a straggler of a class
- * counted (its set evicts it; the removal test missed it once), or a class
+ * counted (its kept lines evict it; the removal test missed it once), or a class
  * with too few candidates left.  1, 0, -1 a run failed.
  */
 static int straggler(struct mp_evset *e, uint64_t x, uint64_t counted)
