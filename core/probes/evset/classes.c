@@ -32,6 +32,19 @@ static uint64_t tail[KEPT_CLASSES];
 #define EVSET_ASIDE 4u
 static uint64_t aside[EVSET_ASIDE];
 static unsigned naside;
+/*
+ * The screen's answers for the pool (mp_evset_screen), this many times
+ * the ways to a try: a class that gets more than its ways of a batch
+ * makes its lines look evicted, which only costs their tests alone.
+ */
+static bool slow[MP_EVSET_MAX_POOL];
+#define EVSET_BATCH_WAYS 4u
+
+static uint64_t batch(uint64_t ways)
+{
+	return EVSET_BATCH_WAYS * ways < MP_EVSET_MAX_WAYS ? EVSET_BATCH_WAYS * ways :
+							     MP_EVSET_MAX_WAYS;
+}
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -146,17 +159,20 @@ static void keep_member(uint64_t i, uint64_t line)
 
 /*
  * Remove from pool[0 .. *n) the set's lines and every candidate the set
- * evicts; the candidates evicted are kept as members of class `into`
- * (none when it is not kept).
+ * evicts (screened in batches, then each tested alone); the
+ * candidates evicted are kept as members of class `into` (none when it is
+ * not kept).
  */
 static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
-			uint64_t m, uint64_t into)
+			uint64_t m, uint64_t ways, uint64_t into)
 {
 	uint64_t kept = 0;
 
+	if (mp_evset_screen(e, pool, *n, s, m, batch(ways), slow) < 0)
+		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		bool in_set = mp_evset_member(s, m, pool[i]);
-		int ev = in_set ? 1 : mp_evset_confirmed(e, pool[i], s, m);
+		int ev = in_set ? 1 : slow[i] ? mp_evset_confirmed(e, pool[i], s, m) : 0;
 
 		if (ev < 0)
 			return -1;
@@ -246,7 +262,7 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		victims[out->count] = x;
 	if (!dup)
 		keep(out->count, set, m);
-	if (remove_class(e, pool, n, set, m, dup ? KEPT_CLASSES : out->count) < 0)
+	if (remove_class(e, pool, n, set, m, out->ways, dup ? KEPT_CLASSES : out->count) < 0)
 		return -1;
 	out->count += !dup;
 	out->same += !dup && m == out->ways;
@@ -280,9 +296,11 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	keep(0, seed->set, seed->m);
 	for (uint64_t i = 0; i < seed->m; i++)
 		tail_add(e, seed, seed->set[i]);
+	if (mp_evset_screen(&own, pool, *n, seed->set, seed->m, batch(out->ways), slow) < 0)
+		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		int in = mp_evset_member(seed->set, seed->m, pool[i]) ? 1 :
-			 mp_evset_evicts_own(&own, pool[i], seed->set, seed->m);
+			 !slow[i] ? 0 : mp_evset_evicts_own(&own, pool[i], seed->set, seed->m);
 
 		if (in < 0)
 			return -1;

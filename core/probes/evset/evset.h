@@ -77,6 +77,18 @@ int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim);
 int mp_evset_evicts_own(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
+ * Which of the victims v[0 .. k) the set would evict in one test, `batch`
+ * of them to a try (at most MP_EVSET_MAX_WAYS): a victim fast in a try is
+ * not evicted; slow[i] is victim i's answer.  Victims of one class beyond
+ * its ways evict each other, and a class's victims compete with its set,
+ * so that answer is for a test of its own to confirm either way: a victim
+ * called slow may not be evicted, one called fast may be, now and then.
+ * -1 when a run failed.
+ */
+int mp_evset_screen(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+		    uint64_t n, uint64_t batch, bool *slow);
+
+/*
  * The same in two tests of their own: a burst of noise on the victim's
  * load reads as an eviction once; a wrong class or candidate needs it twice.
  */

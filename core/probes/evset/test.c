@@ -100,8 +100,9 @@ static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, u
 }
 
 /*
- * One try: load the victim; traverse the tail, the set, the tail, `passes`
- * times; time the victim again.  Each pass over the set is linked anew in
+ * One try: load the victims; traverse the tail, the set, the tail,
+ * `passes` times; time each victim again (its warm line first), into t.
+ * Each pass over the set is linked anew in
  * a fresh order: other sets may have used the same lines since, and a
  * tree-PLRU set can keep the victim through one order of its lines
  * repeated (evicting a line from any state takes up to w/2 log2 w + 1
@@ -112,24 +113,33 @@ static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, u
  * miss the victim; the passes repeat the whole sequence, tail included,
  * so that what evicts in one pass evicts in two (the victim, once out,
  * stays out), which passes over the set alone do not give an exclusive
- * level (its hits free ways).
+ * level (its hits free ways).  Several victims share a try where no class
+ * can get more of them than its ways (mp_evset_screen): each is older
+ * than every line of the set, as one victim is.
  */
-static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
-		    uint64_t *t)
+static int try_once(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+		    uint64_t n, uint64_t *t)
 {
 	void *tail = e->ntail ? shuffled(e, tail_order, e->tail, e->ntail) : NULL;
-	void *x = self_loop(e, victim), *warm = self_loop(e, warm_line(e, victim));
+	uint64_t u;
 
-	if (chase(e, x, 1, t) < 0)
-		return -1;
+	for (uint64_t i = 0; i < k; i++) {
+		void *x = self_loop(e, v[i]);
+
+		self_loop(e, warm_line(e, v[i]));  /* written now, loaded untouched later */
+		if (chase(e, x, 1, &u) < 0)
+			return -1;
+	}
 	for (unsigned i = 0; i < e->passes; i++)
 		if (run_tail(e, tail) < 0 ||
-		    (n && chase(e, shuffled(e, set_order, set, n), n, t) < 0) ||
+		    (n && chase(e, shuffled(e, set_order, set, n), n, &u) < 0) ||
 		    run_tail(e, tail) < 0)
 			return -1;
-	if (chase(e, warm, 1, t) < 0)
-		return -1;
-	return chase(e, x, 1, t) < 0 ? -1 : 0;
+	for (uint64_t i = 0; i < k; i++)
+		if (chase(e, e->base + warm_line(e, v[i]), 1, &u) < 0 ||
+		    chase(e, e->base + v[i], 1, &t[i]) < 0)
+			return -1;
+	return 0;
 }
 
 /*
@@ -138,11 +148,13 @@ static int try_once(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
  * the victim, over and over, and the victim and the set left from a try
  * can make as many lines as ways keep it.
  */
-static void flush(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
+static void flush(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+		  uint64_t n)
 {
 	struct mp_platform *p = e->c->p;
 
-	p->ops->flush_line(p, e->base + victim);
+	for (uint64_t i = 0; i < k; i++)
+		p->ops->flush_line(p, e->base + v[i]);
 	for (uint64_t i = 0; i < n; i++)
 		p->ops->flush_line(p, e->base + set[i]);
 	for (uint64_t i = 0; i < e->ntail; i++)
@@ -163,8 +175,8 @@ static int slow_always(struct mp_evset *e, uint64_t x, const uint64_t *set, uint
 	uint64_t t;
 
 	for (unsigned i = 0; i < e->trials; i++) {
-		flush(e, x, set, n);
-		if (try_once(e, x, set, n, &t) < 0)
+		flush(e, &x, 1, set, n);
+		if (try_once(e, &x, 1, set, n, &t) < 0)
 			return -1;
 		if (t <= e->slow)
 			return 0;
@@ -179,12 +191,55 @@ int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 
 	*ticks = UINT64_MAX;
 	for (unsigned i = 0; i < tries; i++) {
-		flush(e, victim, set, n);
-		if (try_once(e, victim, set, n, &t) < 0)
+		flush(e, &victim, 1, set, n);
+		if (try_once(e, &victim, 1, set, n, &t) < 0)
 			return -1;
 		*ticks = t < *ticks ? t : *ticks;
 	}
-	flush(e, victim, set, n);
+	flush(e, &victim, 1, set, n);
+	return 0;
+}
+
+/*
+ * slow_always for up to MP_EVSET_MAX_WAYS victims at once: a victim fast
+ * in a try leaves the batch; slow[i] whether victim i stayed slow.
+ */
+static int slow_batch(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+		      uint64_t n, bool *slow)
+{
+	uint64_t left[MP_EVSET_MAX_WAYS], at[MP_EVSET_MAX_WAYS], t[MP_EVSET_MAX_WAYS], nl = k;
+
+	for (uint64_t i = 0; i < k; i++) {
+		left[i] = v[i];
+		at[i] = i;
+		slow[i] = true;
+	}
+	for (unsigned r = 0; r < e->trials && nl; r++) {
+		uint64_t still = 0;
+
+		flush(e, left, nl, set, n);
+		if (try_once(e, left, nl, set, n, t) < 0)
+			return -1;
+		for (uint64_t i = 0; i < nl; i++) {
+			slow[at[i]] = t[i] > e->slow;
+			left[still] = left[i];
+			at[still] = at[i];
+			still += slow[at[i]];
+		}
+		nl = still;
+	}
+	flush(e, v, k, set, n);
+	return 0;
+}
+
+int mp_evset_screen(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+		    uint64_t n, uint64_t batch, bool *slow)
+{
+	batch = batch < MP_EVSET_MAX_WAYS ? batch : MP_EVSET_MAX_WAYS;
+	batch = batch ? batch : 1;
+	for (uint64_t i = 0; i < k; i += batch)
+		if (slow_batch(e, v + i, k - i < batch ? k - i : batch, set, n, slow + i) < 0)
+			return -1;
 	return 0;
 }
 
@@ -195,7 +250,7 @@ int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim)
 	if (e->ntail == 0)
 		return 0;
 	ev = slow_always(e, victim, NULL, 0);
-	flush(e, victim, NULL, 0);
+	flush(e, &victim, 1, NULL, 0);
 	return ev;
 }
 
@@ -206,7 +261,7 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 	if (n == 0)
 		return 0;
 	ev = slow_always(e, victim, set, n);
-	flush(e, victim, set, n);
+	flush(e, &victim, 1, set, n);
 	return ev;
 }
 
