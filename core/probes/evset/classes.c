@@ -110,19 +110,33 @@ static int mostly(struct mp_evset *e, uint64_t victim, const uint64_t *s, uint64
 	return yes == 2;
 }
 
+/* Does the tail hold lines of kept class i (then they may evict its victim alone)? */
+static bool in_tail(const struct mp_evset *e, uint64_t i)
+{
+	if (e->tail != tail)
+		return false;           /* not a seeded count: no class's lines */
+	if (i >= KEPT_CLASSES)
+		return true;            /* its lines are not known: as if there */
+	for (uint64_t j = 0; j < kept_m[i]; j++)
+		if (mp_evset_member(e->tail, e->ntail, kept[i][j]))
+			return true;
+	return false;
+}
+
 /*
  * Is the minimal set (of victim x) another class's: does it evict a
  * victim of a class counted before, or that class's kept lines x, in most of
  * three tests?  Both ways, by most tests: a class counted twice makes the
  * size a class too large, and a test of a true set fails now and then.
- * In a seeded count the tail holds counted classes' lines, which evict
- * their own victims alone: there only the class's kept lines are tried on x.
+ * In a seeded count the tail holds lines of the first classes counted,
+ * which may evict their own victims alone: for those only the class's
+ * kept lines are tried on x.
  */
 static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 		uint64_t counted)
 {
 	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++) {
-		int ev = e->tail == tail ? 0 : mostly(e, victims[i], s, m);
+		int ev = in_tail(e, i) ? 0 : mostly(e, victims[i], s, m);
 
 		if (ev == 0 && i < KEPT_CLASSES && kept_n[i])
 			ev = mostly(e, x, kept[i], kept_n[i]);
@@ -159,16 +173,17 @@ static void keep_member(uint64_t i, uint64_t line)
 
 /*
  * Remove from pool[0 .. *n) the set's lines and every candidate the set
- * evicts (screened in batches, then each tested alone); the
- * candidates evicted are kept as members of class `into` (none when it is
- * not kept).
+ * evicts, screened with the lines `by` (nb of them) in batches, then each
+ * tested alone with the set; the candidates evicted are kept as members
+ * of class `into` (none when it is not kept).
  */
-static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
-			uint64_t m, uint64_t ways, uint64_t into)
+static int remove_screened(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *by,
+			   uint64_t nb, const uint64_t *s, uint64_t m, uint64_t ways,
+			   uint64_t into)
 {
 	uint64_t kept = 0;
 
-	if (mp_evset_screen(e, pool, *n, s, m, batch(ways), slow) < 0)
+	if (mp_evset_screen(e, pool, *n, by, nb, batch(ways), slow) < 0)
 		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		bool in_set = mp_evset_member(s, m, pool[i]);
@@ -183,6 +198,23 @@ static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const u
 	}
 	*n = kept;
 	return 0;
+}
+
+/*
+ * The class's candidates out of the pool: screened with its set, then
+ * again with its kept lines where it kept more (members in a batch
+ * compete with the set for its ways, so a few outlast it; twice the ways'
+ * lines leave far fewer), so that few stay behind as stragglers, whose
+ * class a later victim would have to recognise as counted.
+ */
+static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
+			uint64_t m, uint64_t ways, uint64_t into)
+{
+	if (remove_screened(e, pool, n, s, m, s, m, ways, into) < 0)
+		return -1;
+	if (into >= KEPT_CLASSES || kept_n[into] <= m)
+		return 0;
+	return remove_screened(e, pool, n, kept[into], kept_n[into], s, m, ways, into);
 }
 
 static int stop(struct mp_evset_classes *out, const char *why)
@@ -296,11 +328,9 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	keep(0, seed->set, seed->m);
 	for (uint64_t i = 0; i < seed->m; i++)
 		tail_add(e, seed, seed->set[i]);
-	if (mp_evset_screen(&own, pool, *n, seed->set, seed->m, batch(out->ways), slow) < 0)
-		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		int in = mp_evset_member(seed->set, seed->m, pool[i]) ? 1 :
-			 !slow[i] ? 0 : mp_evset_evicts_own(&own, pool[i], seed->set, seed->m);
+			 mp_evset_evicts_own(&own, pool[i], seed->set, seed->m);
 
 		if (in < 0)
 			return -1;
