@@ -415,8 +415,10 @@ static void without_tail2(struct level *lv, uint64_t nt)
  * sets, found with a tail of x's class, must mostly have as many lines:
  * the first found that has bears them out, one of another size must be
  * outvoted by two more (on a noisy host such a set, too, comes out a
- * line short now and then).  1 borne out (or there is no other class), 0
- * not (lv->why), -1 failed.
+ * line short now and then).  A victim whose set is not found (one let
+ * into the pool by a test that erred: the pool holds none of its class)
+ * is passed over.  1 borne out (or there is no other class), 0 not
+ * (lv->why), -1 failed.
  */
 static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m)
 {
@@ -437,8 +439,8 @@ static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uin
 	}
 	if (agree > other)
 		return 1;
-	if (other)
-		lv->why = "other classes' minimal sets have another size";
+	lv->why = other ? "other classes' minimal sets have another size" :
+		  e2.late ? find_why[2] : "no other class's minimal set was found to bear the ways out";
 	return 0;
 }
 
