@@ -161,29 +161,6 @@ static void flush(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint6
 		p->ops->flush_line(p, e->base + e->tail[i]);
 }
 
-/*
- * Slow in every try, each from a clean start (the lines flushed before
- * it): interference only adds time, so one fast try shows the victim
- * stayed, and a burst of noise on one victim load is no eviction.  From a
- * clean start fewer congruent lines than ways never evict the victim
- * (LRU, pseudo-LRU, FIFO: the simulator's 0 of 100), and as many evict it
- * in every fresh order there (100 of 100); on a busy host a true set's
- * test fails now and then, which the rechecks allow for.
- */
-static int slow_always(struct mp_evset *e, uint64_t x, const uint64_t *set, uint64_t n)
-{
-	uint64_t t;
-
-	for (unsigned i = 0; i < e->trials; i++) {
-		flush(e, &x, 1, set, n);
-		if (try_once(e, &x, 1, set, n, &t) < 0)
-			return -1;
-		if (t <= e->slow)
-			return 0;
-	}
-	return 1;
-}
-
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  unsigned tries, uint64_t *ticks)
 {
@@ -201,10 +178,18 @@ int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 }
 
 /*
- * slow_always for up to MP_EVSET_MAX_WAYS victims at once: a victim fast
- * in a try leaves the batch; slow[i] whether victim i stayed slow.
+ * Slow in every try, each from a clean start (the lines flushed before
+ * it): interference only adds time, so one fast try shows the victim
+ * stayed, and a burst of noise on one victim load is no eviction.  From a
+ * clean start fewer congruent lines than ways never evict the victim
+ * (LRU, pseudo-LRU, FIFO: the simulator's 0 of 100), and as many evict it
+ * in every fresh order there (100 of 100); on a busy host a true set's
+ * test fails now and then, which the rechecks allow for.  Up to
+ * MP_EVSET_MAX_WAYS victims at once (mp_evset_screen): a victim fast in a
+ * try leaves the batch; slow[i] whether victim i stayed slow.  The lines
+ * are flushed again after.
  */
-static int slow_batch(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
+static int slow_always(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
 		      uint64_t n, bool *slow)
 {
 	uint64_t left[MP_EVSET_MAX_WAYS], at[MP_EVSET_MAX_WAYS], t[MP_EVSET_MAX_WAYS], nl = k;
@@ -238,31 +223,27 @@ int mp_evset_screen(struct mp_evset *e, const uint64_t *v, uint64_t k, const uin
 	batch = batch < MP_EVSET_MAX_WAYS ? batch : MP_EVSET_MAX_WAYS;
 	batch = batch ? batch : 1;
 	for (uint64_t i = 0; i < k; i += batch)
-		if (slow_batch(e, v + i, k - i < batch ? k - i : batch, set, n, slow + i) < 0)
+		if (slow_always(e, v + i, k - i < batch ? k - i : batch, set, n, slow + i) < 0)
 			return -1;
 	return 0;
 }
 
 int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim)
 {
-	int ev;
+	bool ev;
 
 	if (e->ntail == 0)
 		return 0;
-	ev = slow_always(e, victim, NULL, 0);
-	flush(e, &victim, 1, NULL, 0);
-	return ev;
+	return slow_always(e, &victim, 1, NULL, 0, &ev) < 0 ? -1 : ev;
 }
 
 int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n)
 {
-	int ev;
+	bool ev;
 
 	if (n == 0)
 		return 0;
-	ev = slow_always(e, victim, set, n);
-	flush(e, &victim, 1, set, n);
-	return ev;
+	return slow_always(e, &victim, 1, set, n, &ev) < 0 ? -1 : ev;
 }
 
 /* The set without its elements a .. b-1, into rest; how many are left. */
