@@ -34,17 +34,11 @@ static uint64_t aside[EVSET_ASIDE];
 static unsigned naside;
 /*
  * The screen's answers for the pool (mp_evset_screen), this many times
- * the ways to a try: a class that gets more than its ways of a batch
+ * the ways to a try (the screen takes 64 at most): a class that gets more than its ways of a batch
  * makes its lines look evicted, which only costs their tests alone.
  */
 static bool slow[MP_EVSET_MAX_POOL];
 #define EVSET_BATCH_WAYS 4u
-
-static uint64_t batch(uint64_t ways)
-{
-	return EVSET_BATCH_WAYS * ways < MP_EVSET_MAX_WAYS ? EVSET_BATCH_WAYS * ways :
-							     MP_EVSET_MAX_WAYS;
-}
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -183,7 +177,7 @@ static int remove_screened(struct mp_evset *e, uint64_t *pool, uint64_t *n, cons
 {
 	uint64_t kept = 0;
 
-	if (mp_evset_screen(e, pool, *n, by, nb, batch(ways), slow) < 0)
+	if (mp_evset_screen(e, pool, *n, by, nb, EVSET_BATCH_WAYS * ways, slow) < 0)
 		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		bool in_set = mp_evset_member(s, m, pool[i]);

@@ -113,9 +113,9 @@ static void *shuffled(struct mp_evset *e, uint64_t *buf, const uint64_t *offs, u
  * miss the victim; the passes repeat the whole sequence, tail included,
  * so that what evicts in one pass evicts in two (the victim, once out,
  * stays out), which passes over the set alone do not give an exclusive
- * level (its hits free ways).  Several victims share a try where no class
- * can get more of them than its ways (mp_evset_screen): each is older
- * than every line of the set, as one victim is.
+ * level (its hits free ways).  Several victims share a try in a screen
+ * (mp_evset_screen): each is older than every line of the set, as one
+ * victim is, and a test of its own confirms what the screen calls it.
  */
 static int try_once(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
 		    uint64_t n, uint64_t *t)
