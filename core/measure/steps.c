@@ -264,3 +264,13 @@ int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, do
 	last->noise = noise_scale(m + last->first, j - last->first + 1);
 	return ++out->nsteps;
 }
+
+double mp_steps_highest_after(const struct mp_steps *st, int32_t k)
+{
+	double high = st->plateau[k + 1].level;
+
+	for (int32_t u = k + 2; u <= st->nsteps; u++)
+		if (st->plateau[u].level > high)
+			high = st->plateau[u].level;
+	return high;
+}

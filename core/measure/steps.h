@@ -75,4 +75,10 @@ int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_ri
 int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, double min_rise,
 		     struct mp_steps *out);
 
+/*
+ * The highest plateau level after transition k: the most a level whose
+ * boundary is transition k can reach by taking in the transitions above.
+ */
+double mp_steps_highest_after(const struct mp_steps *st, int32_t k);
+
 #endif

@@ -449,6 +449,21 @@ static bool level_of(struct tlb_ctx *t, const struct sweep_out *o, const enum ve
 }
 
 /*
+ * Can step k be a level?  Not when even the rise to the highest plateau
+ * after it, the most a level at k can reach by taking in the steps above
+ * (level_of), is too small for a TLB miss: said, and no search is begun,
+ * so that no tries over time are spent on it.
+ */
+static bool may_be_level(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
+{
+	const struct mp_plateau *p = &o->steps.plateau[k];
+	struct tlb_level lv = { .entries = o->s.x[p->last], .below = p->high,
+				.above = mp_steps_highest_after(&o->steps, k) };
+
+	return !mp_tlb_too_small(t, &lv);
+}
+
+/*
  * Measure and record every level the confirmed steps show: each searched
  * now, then the tries over time of all together, then each level in turn.
  * A step that turns out one level with the step before it is not a level
@@ -463,7 +478,7 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 
 	confirm_all(t, o, v);
 	for (int32_t k = 0; k < o->steps.nsteps && ns < MP_STEPS_MAX; k++)
-		if (v[k] == TLB_BOUNDARY)
+		if (v[k] == TLB_BOUNDARY && may_be_level(t, o, k))
 			s[ns++] = search_now(t, o, k);
 	joint_tries(t, s, ns);
 	for (int32_t i = 0; i < ns && n < MP_STEPS_MAX; i++) {

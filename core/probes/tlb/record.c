@@ -136,8 +136,7 @@ void mp_tlb_note(const struct tlb_ctx *t, const char *what)
  */
 #define TLB_MIN_PENALTY_CYCLES 0.4
 
-/* A rise too small for a TLB miss: said, not recorded. */
-static bool too_small(struct tlb_ctx *t, const struct tlb_level *lv)
+bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv)
 {
 	double cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
 	char what[MP_TEXT_LEN];
@@ -153,7 +152,7 @@ static bool too_small(struct tlb_ctx *t, const struct tlb_level *lv)
 
 bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv)
 {
-	if (too_small(t, lv))
+	if (mp_tlb_too_small(t, lv))
 		return false;
 	return !lv->page_bytes || lv->page_bytes >= t->page || disturbed(t, lv);
 }

@@ -77,6 +77,12 @@ void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
  * mapping and the ways untold (said).  True for every other level.
  */
 bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv);
+/*
+ * Is the rise from lv's `below` to its `above` too small for a TLB miss
+ * (docs/algorithms.md, "TLBs", miss penalty)?  Then it is said in a note,
+ * at lv's entries, and no level is recorded.
+ */
+bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv);
 /* A note of the test, prefixed "TLB 4K: " or "ITLB 4K: ". */
 void mp_tlb_note(const struct tlb_ctx *t, const char *what);
 

@@ -218,6 +218,25 @@ static void log2_accuracy(void)
 	CHECK(worst < 1e-7, "mp_log2 worst error %.2e", worst);
 }
 
+/*
+ * The highest plateau after a transition: not only the next one, and
+ * nothing past the last plateau (a sentinel there would win).
+ */
+static void highest_after(void)
+{
+	static const double level[] = { 1.0, 1.1, 4.0, 2.0, 99.0 };
+	struct mp_steps st = { .nsteps = 3 };
+
+	for (int32_t i = 0; i < 5; i++)
+		st.plateau[i].level = level[i];
+	CHECK(mp_steps_highest_after(&st, 0) == 4.0, "after step 0: %.1f, want 4.0",
+	      mp_steps_highest_after(&st, 0));
+	CHECK(mp_steps_highest_after(&st, 1) == 4.0, "after step 1: %.1f, want 4.0",
+	      mp_steps_highest_after(&st, 1));
+	CHECK(mp_steps_highest_after(&st, 2) == 2.0, "after step 2: %.1f, want 2.0",
+	      mp_steps_highest_after(&st, 2));
+}
+
 int main(void)
 {
 	log2_accuracy();
@@ -229,5 +248,6 @@ int main(void)
 	adjacent_tlb_steps();
 	flat_and_noise();
 	plateau_noise();
+	highest_after();
 	return check_done();
 }
