@@ -396,13 +396,13 @@ static int second_class(struct run *rn, struct mp_evset *e, struct level *lv, ui
 	return !*nv ? 2 : *nt >= want;
 }
 
-/* The pool without tail2's lines (a tail is disjoint from every set). */
-static void without_tail2(struct level *lv, uint64_t nt)
+/* The pool without the n lines of s. */
+static void pool_without(struct level *lv, const uint64_t *s, uint64_t n)
 {
 	uint64_t kept = 0;
 
 	for (uint64_t i = 0; i < lv->n; i++)
-		if (!mp_evset_member(tail2, nt, pool[i]))
+		if (!mp_evset_member(s, n, pool[i]))
 			pool[kept++] = pool[i];
 	lv->n = kept;
 }
@@ -429,7 +429,8 @@ static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uin
 
 	if (st != 1)
 		return st < 0 ? -1 : st == 2 ? 1 : (lv->why = "too few candidates for a second class", 0);
-	without_tail2(lv, e2.ntail);
+	pool_without(lv, tail2, e2.ntail);      /* a tail is disjoint from every set */
+	pool_without(lv, vs, nv);               /* a victim in its pool is loaded again by it */
 	e2.tail = tail2;
 	for (unsigned i = 0; i < nv && agree <= other && other < 2; i++) {
 		if ((st = held_set(&e2, lv, vs[i], set2, &m2)) < 0)
