@@ -150,7 +150,7 @@ struct mp_evset_classes {
  * A class known before the count: victim x's minimal set (m lines), found
  * with the tester's tail.  Its candidates (those the set evicts with that
  * tail and the tail alone does not) are removed first; then the lines of
- * the classes counted, tail_want of them, are the tail of every other
+ * the classes counted, as many as a tail takes, are the tail of every other
  * class's search: a level filled only by the victims of the one above
  * (exclusive, a victim cache) takes a set's lines only once something
  * pushes them out of that level, and the lines of a class counted are
@@ -160,7 +160,6 @@ struct mp_evset_seed {
 	uint64_t x;
 	const uint64_t *set;
 	uint64_t m;
-	uint64_t tail_want;
 };
 
 /*
@@ -175,9 +174,13 @@ struct mp_evset_seed {
  * evicted by a class counted; else the count stops.  A set that evicts
  * the victim of a class counted before is that class again, not counted
  * twice.  With a seed (NULL: none), its class is counted first and the
- * classes counted give the tail.  -1 when a run failed.
+ * classes counted give the tail, tail_want lines (twice the most ways
+ * above); without one, a count whose sets come out larger than the ways
+ * takes that tail as soon as the classes counted make a whole one.  -1
+ * when a run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
-		   const struct mp_evset_seed *seed, struct mp_evset_classes *out);
+		   uint64_t tail_want, const struct mp_evset_seed *seed,
+		   struct mp_evset_classes *out);
 
 #endif

@@ -519,7 +519,7 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 	}
 	if (pool_of(rn, lv) < 0)
 		return -1;
-	return mp_evset_count(&t, pool, lv->n, lv->ways, seed, k);
+	return mp_evset_count(&t, pool, lv->n, lv->ways, EVSET_TAIL_FACTOR * lv->up_ways, seed, k);
 }
 
 /*
@@ -530,8 +530,7 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne)
 {
 	struct mp_evset_classes k;
-	struct mp_evset_seed seed = { .x = rn->x, .set = set, .m = lv->ways,
-				      .tail_want = EVSET_TAIL_FACTOR * lv->up_ways };
+	struct mp_evset_seed seed = { .x = rn->x, .set = set, .m = lv->ways };
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
 
