@@ -325,6 +325,20 @@ static void take_tail(struct mp_evset *e, uint64_t counted, uint64_t ways)
 	e->ntail = 0;
 }
 
+/*
+ * May a minimal set of m lines hold another class's ways as well as its
+ * own?  Without a tail, where it has the ways' worth of lines more than the
+ * ways.  With one, where it has any more than the ways: the tail may hold
+ * lines of the victim's class (a straggler of a class counted), and a set
+ * of its ways less those and other lines held the Opteron's 16th class
+ * whole (31 lines, 12 of the victim's class), whose candidates it then
+ * took out of the pool as the straggler's: 960K for 1M.
+ */
+static bool too_large(const struct mp_evset *e, uint64_t m, uint64_t ways)
+{
+	return e->tail == tail ? m > ways : m >= 2 * ways;
+}
+
 /* One class more: 1 counted or a straggler dropped or set aside, 0 stopped (out->why), -1 failed. */
 static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      struct mp_evset_classes *out)
@@ -342,8 +356,8 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		return stop(out, "the time bound passed before every class was found");
 	if (st == 3)
 		return set_aside(out, x, "a class's reductions all lost the eviction (a noisy host)");
-	if (m >= 2 * out->ways)
-		return set_aside(out, x, "a set without a tail may hold another class's ways");
+	if (too_large(e, m, out->ways))
+		return set_aside(out, x, "a set larger than a class's may hold another class's ways");
 	/* A reduction that lost the eviction unseen would count a class of nothing. */
 	if ((dup = mostly(e, x, set, m)) <= 0)
 		return dup < 0 ? -1 : set_aside(out, x, "a class's set did not hold up when tested again");
