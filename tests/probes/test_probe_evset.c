@@ -46,13 +46,19 @@ static bool right(int64_t got, uint64_t want)
 	return got == MP_NA || got == (int64_t)want;
 }
 
+/* Are the level's size, ways and line all the model's? */
+static bool exact_level(const struct mp_cache *got, const struct mp_sim_cache_model *mc)
+{
+	return got && mc && got->size_bytes == (int64_t)mc->size &&
+	       got->ways == (int64_t)mc->ways && got->line_bytes == (int64_t)mc->line;
+}
+
 /* Every value right or null; counts the exact ones into *exact. */
 static void check_level(const struct ps_run *s, const struct mp_sim_cache_model *mc,
 			const struct mp_probe *ev, int *exact)
 {
 	const struct mp_cache *got = found(&s->r, mc->level);
-	bool all = got && got->size_bytes == (int64_t)mc->size && got->ways == (int64_t)mc->ways &&
-		   got->line_bytes == (int64_t)mc->line;
+	bool all = exact_level(got, mc);
 
 	CHECK(got && right(got->size_bytes, mc->size) && right(got->ways, mc->ways) &&
 	      right(got->line_bytes, mc->line),
@@ -300,10 +306,8 @@ static void required_exact(const char *filter)
 		probes(&s);
 		mc = ps_cache(&s.model, required[i].level);
 		got = found(&s.r, required[i].level);
-		CHECK(mc && got && got->size_bytes == (int64_t)mc->size &&
-		      got->ways == (int64_t)mc->ways && got->line_bytes == (int64_t)mc->line,
-		      "%s, seed %llu, L%d exact (size %lld ways %lld line %lld)", s.name,
-		      (unsigned long long)required[i].seed, (int)required[i].level,
+		CHECK(exact_level(got, mc), "%s, seed %llu, L%d exact (size %lld ways %lld line %lld)",
+		      s.name, (unsigned long long)required[i].seed, (int)required[i].level,
 		      got ? (long long)got->size_bytes : -2, got ? (long long)got->ways : -2,
 		      got ? (long long)got->line_bytes : -2);
 		ps_close(&s);
