@@ -258,8 +258,9 @@ int sim_walk(struct mp_sim *s, struct sim_path *p, uint64_t va, uint64_t pa,
 
 /* ---- disturbances and the neighbour ---- */
 
-/* Where the neighbour's pages are: far above any region the simulator maps. */
+/* Where the neighbour's pages and lines are: far above any region the simulator maps. */
 #define NEIGHBOUR_VA (1ull << 60)
+#define NEIGHBOUR_PA (1ull << 58)
 
 /* Accesses up to and including the next disturbance: a geometric gap. */
 static uint64_t noise_gap(struct mp_sim *s)
@@ -309,12 +310,47 @@ static void disturb(struct mp_sim *s)
 }
 
 /*
+ * The neighbour's lines: `ways` of its own in the set that the access at
+ * va is about to use, in each cache of its `level`, touched or filled
+ * under the cache's replacement, as a thread sharing the core that
+ * touches every set holds some of each.  Its keys are lines of no region.
+ */
+static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
+{
+	const struct sim_path *p = &s->path[kind == MP_SIM_FETCH];
+	const struct sim_region *r = sim_vm_find(s, va);
+	uint64_t pa, ways = s->model.neighbour.ways;
+
+	if (!r)
+		return;
+	pa = sim_vm_pa(r, va);
+	for (int h = 0; h < p->n; h++) {
+		struct sim_cache *c = p->c[h];
+		uint64_t set = sim_sets_index(&c->a, ikey_of(c, va, pa >> c->a.shift));
+
+		for (uint64_t k = 0; (uint32_t)c->m.level == s->model.neighbour.level && k < ways; k++) {
+			uint64_t key = (NEIGHBOUR_PA >> c->a.shift) + set * ways + k, victim;
+			int64_t e = sim_sets_find(&c->a, set * c->a.stride, key, key);
+
+			if (e >= 0) {
+				sim_sets_touch(&c->a, set * c->a.stride, (uint64_t)e);
+				continue;
+			}
+			victim = sim_sets_fill(&c->a, set, key, key, 0);
+			if (victim != SIM_NONE)
+				line_left(s, c, victim, SIM_LEFT_NOISE, true);
+		}
+	}
+}
+
+/*
  * The neighbour's turn: while it runs (the first `on` cycles of every
  * `on + off`) it touches its pages, one entry each in every TLB of the
- * selected CPU, under
- * the TLB's own replacement, as a thread sharing the core would.
+ * selected CPU, under the TLB's own replacement, and its lines in the
+ * set of the access at va (neighbour_lines), as a thread sharing the
+ * core would.
  */
-static void neighbour_turn(struct mp_sim *s)
+static void neighbour_turn(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	uint64_t on = s->model.neighbour.on, period = on + s->model.neighbour.off;
 
@@ -333,6 +369,8 @@ static void neighbour_turn(struct mp_sim *s)
 				sim_sets_fill(a, set, vpn, vpn, 0);
 		}
 	}
+	if (s->model.neighbour.ways)
+		neighbour_lines(s, va, kind);
 }
 
 static void arm(struct mp_sim *s)
@@ -344,11 +382,11 @@ static void arm(struct mp_sim *s)
 void sim_events_start(struct mp_sim *s)
 {
 	s->noise_due = noise_gap(s);
-	s->neighbour_due = s->model.neighbour.entries ? s->model.neighbour.every : UINT64_MAX;
+	s->neighbour_due = sim_has_neighbour(&s->model) ? s->model.neighbour.every : UINT64_MAX;
 	arm(s);
 }
 
-void sim_event(struct mp_sim *s)
+void sim_event(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	s->noise_due -= s->event_span;
 	s->neighbour_due -= s->event_span;
@@ -357,7 +395,7 @@ void sim_event(struct mp_sim *s)
 		s->noise_due = noise_gap(s);
 	}
 	if (s->neighbour_due == 0) {
-		neighbour_turn(s);
+		neighbour_turn(s, va, kind);
 		s->neighbour_due = s->model.neighbour.every;
 	}
 	arm(s);

@@ -11,7 +11,7 @@
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
- *   neighbour entries= on= off= [every=]
+ *   neighbour on= off= [entries= ways= level= every=]
  *   frames mode= [seed=] [contiguous=] [host=]
  *   pmu counters=
  *   isa vector=              op NAME [width=] latency= throughput=   (sim/model_ops.c)
@@ -328,7 +328,9 @@ static const struct field noise_fields[] = {
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field neighbour_fields[] = {
-	MF("entries", F_U32, neighbour.entries, true, NULL),
+	MF("entries", F_U32, neighbour.entries, false, NULL),
+	MF("ways", F_U32, neighbour.ways, false, NULL),
+	MF("level", F_U32, neighbour.level, false, NULL),
 	MF("on", F_U64, neighbour.on, true, NULL),
 	MF("off", F_U64, neighbour.off, true, NULL),
 	MF("every", F_U32, neighbour.every, false, NULL),
@@ -590,6 +592,8 @@ static int st_neighbour(struct ctx *x, char **tok, int n)
 		return -1;
 	if (!x->m->neighbour.on || !x->m->neighbour.off || !x->m->neighbour.every)
 		return fail(x, "neighbour: on=, off= and every= must be at least 1");
+	if (!sim_has_neighbour(x->m))
+		return fail(x, "neighbour: entries= or ways= must be at least 1");
 	return 0;
 }
 
@@ -719,7 +723,7 @@ static void defaults(struct mp_sim_model *m, const char *file)
 		.clock_hz = MP_SIM_DEFAULT_HZ,
 		.prefetch = { .kind = MP_SIM_PF_NONE, .level = 1, .degree = 1 },
 		.noise = { .lines = 16, .tlb_entries = 2, .seed = 1 },
-		.neighbour = { .every = 8 },
+		.neighbour = { .every = 8, .level = 2 },
 		.frames = { .mode = MP_SIM_FRAMES_CONTIGUOUS, .seed = 1 },
 	};
 	base = base ? base + 1 : file;

@@ -387,7 +387,7 @@ uint64_t mp_sim_cycles(const struct mp_sim *s)
 
 bool mp_sim_rest(struct mp_sim *s, uint64_t us)
 {
-	if (!s->model.neighbour.entries)
+	if (!sim_has_neighbour(&s->model))
 		return false;
 	s->cycles += us * s->model.clock_hz / 1000000u;
 	return true;

@@ -140,7 +140,9 @@ struct mp_sim_model {
 		uint64_t seed;
 	} noise;
 	struct {
-		uint32_t entries;    /* held in every TLB while it runs; 0: no neighbour */
+		uint32_t entries;    /* held in every TLB while it runs */
+		uint32_t ways;       /* held in each set used of the caches of `level` while it runs */
+		uint32_t level;
 		uint64_t on, off;    /* it runs `on` cycles of every `on + off` */
 		uint32_t every;      /* it touches its pages once every this many of our accesses */
 	} neighbour;
@@ -160,6 +162,12 @@ struct mp_sim_model {
 	uint32_t vector_bits;        /* widest vector (`isa vector=`), 0: scalar only */
 	struct mp_sim_op ops[MP_ARITH_COUNT][MP_SIM_WIDTHS];
 };
+
+/* Does the model have a neighbour (entries in the TLBs, or ways in a cache)? */
+static inline bool sim_has_neighbour(const struct mp_sim_model *m)
+{
+	return m->neighbour.entries || m->neighbour.ways;
+}
 
 /* Index of a width in mp_sim_model.ops (64, 128, 256, 512 bits), -1 for any other. */
 int mp_sim_width_index(uint32_t bits);

@@ -369,7 +369,7 @@ int sim_lookup_from(struct mp_sim *s, struct sim_path *p, int from, uint64_t va,
 void sim_prefetch_next(struct mp_sim *s, struct sim_path *p, uint64_t va);
 /* The disturbances and the neighbour's turns: arm them, and run the one due. */
 void sim_events_start(struct mp_sim *s);
-void sim_event(struct mp_sim *s);
+void sim_event(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind);
 void sim_cache_remove(struct mp_sim *s, struct sim_cache *c, uint64_t va, uint64_t pa, int why);
 
 /* prefetch.c */
@@ -420,7 +420,7 @@ sim_access(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 	int64_t e;
 
 	if (sim_unlikely(--s->event_left == 0))
-		sim_event(s);
+		sim_event(s, va, kind);
 	pa = sim_translate_fast(p, va);
 	if (sim_unlikely(pa == SIM_NONE)) {
 		pa = sim_translate(s, p, va);

@@ -304,6 +304,39 @@ static void test_neighbour(void)
 	mp_sim_free(q);
 }
 
+/* Cycle four lines `n` times round; the L2 misses it took. */
+static uint64_t four_lines(struct mp_sim *s, int n)
+{
+	uint64_t before = mp_sim_count(s, MP_EV_L2_MISS);
+
+	for (int i = 0; i < 4 * n; i++)
+		mp_sim_access(s, BASE + (uint64_t)(i % 4) * 64, MP_SIM_LOAD);
+	return mp_sim_count(s, MP_EV_L2_MISS) - before;
+}
+
+/*
+ * A one-set 4-way LRU L2 and a neighbour holding one of its ways for the
+ * first 100000 cycles of every 200000, touched before each access: four
+ * lines miss the L2 on every access while it runs, and after a rest into
+ * its quiet half only the first round's three misses remain (its line,
+ * used last but one, goes last).
+ */
+static void test_neighbour_ways(void)
+{
+	const char *text = "cache L1D size=64 line=64 ways=1 latency=1\n"
+			   "cache L2 size=256 line=64 ways=4 latency=5\n"
+			   "memory latency=100\n"
+			   "neighbour ways=1 on=100000 off=100000 every=1\n";
+	struct mp_sim *s = build(text, 0);
+
+	four_lines(s, 1);
+	CHECK_EQ_INT(four_lines(s, 10), 40, "a neighbour's L2 way: every access misses the L2");
+	CHECK(mp_sim_rest(s, 100), "rest with a neighbour of ways only");
+	CHECK(mp_sim_cycles(s) % 200000 >= 100000, "the rest took the clock into its quiet half");
+	CHECK_EQ_INT(four_lines(s, 10), 3, "neighbour quiet: only the first round misses the L2");
+	mp_sim_free(s);
+}
+
 int main(void)
 {
 	test_tlb_levels();
@@ -313,6 +346,7 @@ int main(void)
 	test_prefetch();
 	test_noise();
 	test_neighbour();
+	test_neighbour_ways();
 	test_causes();
 	test_causes_invalidation();
 	test_noise_cause();

@@ -266,6 +266,8 @@ static const struct {
 	  "test.model:1: tlb DTLB1: page=3072 is not a power of two of at least 1K" },
 	{ "neighbour entries=2 on=0 off=10\n",
 	  "test.model:1: neighbour: on=, off= and every= must be at least 1" },
+	{ "neighbour on=10 off=10\n",
+	  "test.model:1: neighbour: entries= or ways= must be at least 1" },
 	{ "noise rate=2 cycles=10\n",
 	  "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n"
