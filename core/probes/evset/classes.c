@@ -356,8 +356,10 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		return stop(out, "the time bound passed before every class was found");
 	if (st == 3)
 		return set_aside(out, x, "a class's reductions all lost the eviction (a noisy host)");
-	if (too_large(e, m, out->ways))
+	if (too_large(e, m, out->ways)) {
+		out->larger++;
 		return set_aside(out, x, "a set larger than a class's may hold another class's ways");
+	}
 	/* A reduction that lost the eviction unseen would count a class of nothing. */
 	if ((dup = mostly(e, x, set, m)) <= 0)
 		return dup < 0 ? -1 : set_aside(out, x, "a class's set did not hold up when tested again");

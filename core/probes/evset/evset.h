@@ -143,6 +143,7 @@ struct mp_evset_classes {
 	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
 	uint64_t same, other;   /* classes counted whose minimal set has `ways` lines, and not */
+	uint64_t larger;        /* sets set aside as larger than a class's */
 	const char *why;        /* incomplete: why */
 };
 

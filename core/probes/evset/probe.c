@@ -36,6 +36,13 @@
 /* Times a minimal set is tested again before it is believed; sets looked for. */
 #define EVSET_RECHECKS 3u
 #define EVSET_ATTEMPTS 3u
+/*
+ * Searches again after the victim's set stopped evicting it; its tests
+ * over time, and the rest between them (geometry_over_time).
+ */
+#define EVSET_AGAIN 1u
+#define EVSET_HOLD_TRIES 5u
+#define EVSET_HOLD_REST_US 50000u
 /* The tail: this many times the most ways above. */
 #define EVSET_TAIL_FACTOR 2u
 /* Stand-in tails tried, each the next candidates of the pool (tail_of). */
@@ -55,6 +62,7 @@ struct level {
 	bool within;            /* the pool holds only lines congruent with the victim above */
 	bool tailed;            /* its sets are found only with a tail (a victim level) */
 	bool inpage;            /* its tail lies beside the victim in the pages (inpage_tail) */
+	bool doubt;             /* the count found sets of another size than the ways */
 	uint64_t ways, line, size, classes;
 	const char *why;        /* what is not measured, and why */
 };
@@ -333,6 +341,21 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
 	return 0;
 }
 
+/* Does the set evict x in most of EVSET_RECHECKS tests?  1, 0, -1 a run failed. */
+static int evicts_mostly(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
+{
+	unsigned all = 0;
+
+	for (unsigned i = 0; i < EVSET_RECHECKS; i++) {
+		int a = mp_evset_evicts(e, x, s, m);
+
+		if (a < 0)
+			return -1;
+		all += (unsigned)a;
+	}
+	return 2 * all > EVSET_RECHECKS;
+}
+
 /*
  * The minimal set tested again: it must evict the victim in most of
  * EVSET_RECHECKS tests and, without any one of its lines, not in two
@@ -347,21 +370,13 @@ static int tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
  */
 static int repeatable(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
 {
-	unsigned all = 0;
-	int less;
+	int most, less;
 
 	if (m > UPPER_SET || m < 1)
 		return 0;
-	for (unsigned i = 0; i < EVSET_RECHECKS; i++) {
-		int a = mp_evset_evicts(e, x, s, m);
-
-		if (a < 0)
-			return -1;
-		all += (unsigned)a;
-	}
-	if ((less = mp_evset_unneeded(e, x, s, m)) < 0)
+	if ((most = evicts_mostly(e, x, s, m)) < 0 || (less = mp_evset_unneeded(e, x, s, m)) < 0)
 		return -1;
-	return 2 * all > EVSET_RECHECKS && less == 0;
+	return most && less == 0;
 }
 
 /*
@@ -575,6 +590,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
 		return -1;
 	*borne = k.same > k.other;
+	lv->doubt = k.other > 0 || k.larger > 0;
 	if (lv->within)
 		return within_size(rn, lv, &k);
 	lv->classes = k.count;
@@ -664,6 +680,14 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	return e->slow > in ? 0 : (lv->why = "the latencies give no threshold above a hit here", 0);
 }
 
+/* The level's geometry not believed, and why: 0. */
+static int not_held(struct level *lv, const char *why)
+{
+	lv->ways = lv->size = lv->line = lv->classes = 0;
+	lv->why = why;
+	return 0;
+}
+
 /*
  * The ways the count did not bear out (most of its classes' minimal sets
  * of another size): a second class's must (corroborate), else the level
@@ -680,8 +704,7 @@ static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
 		return -1;
 	if (st == 1)
 		return lv->why = why, 0;
-	lv->ways = lv->size = lv->line = lv->classes = 0;
-	return 0;
+	return not_held(lv, lv->why);
 }
 
 /*
@@ -730,11 +753,92 @@ static int calibrated(struct run *rn, struct level *lv, struct mp_evset *e)
 	return calibrate(rn, lv, e);
 }
 
+/*
+ * The geometry and the size with tester e (as calibrated); the tester the
+ * victim's set was found with in *kept.  0 (lv says what), -1 failed.
+ */
+static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e,
+			     struct mp_evset *kept)
+{
+	bool borne = false;
+
+	if (geometry(rn, &e, lv) < 0)
+		return -1;
+	*kept = e;
+	if (lv->ways && size(rn, &e, lv, &borne) < 0)
+		return -1;
+	if (lv->ways && !borne && borne_out(rn, kept, lv) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Does the victim's set still evict it?  Tested once, or where the count
+ * found sets of another size, EVSET_HOLD_TRIES times EVSET_HOLD_REST_US
+ * apart, so that a thread that held ways meanwhile may have gone.  1, 0,
+ * -1 a run failed.
+ */
+static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
+{
+	unsigned tries = lv->doubt ? EVSET_HOLD_TRIES : 1;
+
+	for (unsigned i = 0; i < tries; i++) {
+		int held;
+
+		if (i && !mp_rest(rn->c->p, EVSET_HOLD_REST_US))
+			return 1;       /* nothing else runs: the test stands */
+		if ((held = evicts_mostly(e, rn->x, set, lv->ways)) != 1)
+			return held;
+	}
+	return 1;
+}
+
+/*
+ * The geometry and size, and the victim's set tested again once they are
+ * done: a thread sharing the level that holds a way of every set it uses
+ * (an SMT sibling on a virtual machine's host, for tens to hundreds of
+ * milliseconds) leaves every minimal set found meanwhile a way short, the
+ * victim's and the classes' alike, so the count's vote cannot see it (this
+ * guest's 16-way L2 came out 15-way in 2 runs of 20).  Once it has gone,
+ * such a set no longer evicts the victim, while a true one still does
+ * (more lines in use can only take the victim's way sooner).  Then the
+ * ways are more than that set's lines: all is looked for again, up to
+ * EVSET_AGAIN times, and a set no larger is not believed.  0 (lv says
+ * what), -1 failed.
+ */
+static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_evset *calib,
+			      struct mp_evset *kept)
+{
+	uint64_t short_of = 0;
+
+	for (unsigned i = 0; ; i++) {
+		int held;
+
+		if (geometry_and_size(rn, lv, *calib, kept) < 0)
+			return -1;
+		if (lv->ways && lv->ways <= short_of)
+			return not_held(lv, "its minimal sets came out a way short again "
+					       "(a thread sharing it held ways)");
+		if (!lv->ways || (held = still_evicts(rn, lv, kept)) == 1)
+			return 0;
+		if (held < 0)
+			return -1;
+		if (i == EVSET_AGAIN)
+			return not_held(lv, "its minimal set stopped evicting the victim "
+					       "(a thread sharing it held ways)");
+		short_of = lv->ways;
+		*lv = (struct level){ .level = lv->level, .lat = lv->lat, .next = lv->next,
+				      .up_ways = lv->up_ways, .pages = lv->pages,
+				      .inpage = lv->inpage };
+		if (pool_of(rn, lv) < 0)
+			return -1;
+	}
+}
+
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 static int measure(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
-	bool borne = false;
 
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
@@ -743,12 +847,7 @@ static int measure(struct run *rn, struct level *lv)
 		return -1;
 	if (lv->why)
 		return 0;
-	if (geometry(rn, &e, lv) < 0)
-		return -1;
-	kept = e;
-	if (lv->ways && size(rn, &e, lv, &borne) < 0)
-		return -1;
-	if (lv->ways && !borne && borne_out(rn, &kept, lv) < 0)
+	if (geometry_over_time(rn, lv, &e, &kept) < 0)
 		return -1;
 	keep_upper(rn, &kept, lv);
 	return 0;
