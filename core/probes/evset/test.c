@@ -404,6 +404,13 @@ static int evicts_moved_most(struct mp_evset *e, uint64_t victim, uint64_t d, co
 	return yes >= 2;
 }
 
+/*
+ * The first distance not evicted, d, is the line only where the one before
+ * it (d / 2; the victim itself before 16) is still evicted when tested
+ * again: a set that stopped evicting its own victim meanwhile (a thread
+ * sharing the level touching the set under tree-PLRU) says nothing of the
+ * line (the simulated Alder Lake's L2 gave 16 bytes for 64 so).
+ */
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  uint64_t *line)
 {
@@ -414,8 +421,9 @@ int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 		if (ev < 0)
 			return -1;
 		if (ev == 0) {
-			*line = d;
-			return 0;
+			ev = evicts_moved_most(e, victim, d > 16 ? d / 2 : 0, set, n);
+			*line = ev == 1 ? d : 0;
+			return ev < 0 ? -1 : 0;
 		}
 	}
 	return 0;
