@@ -267,74 +267,69 @@ static void test_noise_cause(void)
 	mp_sim_free(s);
 }
 
-/* Cycle four pages `n` times round; the DTLB1 misses it took. */
-static uint64_t four_pages(struct mp_sim *s, int n)
+/* Cycle four places `step` bytes apart `n` times round; the events `ev` it took. */
+static uint64_t four_places(struct mp_sim *s, int n, uint64_t step, enum mp_event ev)
 {
-	uint64_t before = mp_sim_count(s, MP_EV_DTLB1_MISS);
+	uint64_t before = mp_sim_count(s, ev);
 
 	for (int i = 0; i < 4 * n; i++)
-		mp_sim_access(s, BASE + (uint64_t)(i % 4) * PAGE, MP_SIM_LOAD);
-	return mp_sim_count(s, MP_EV_DTLB1_MISS) - before;
+		mp_sim_access(s, BASE + (uint64_t)(i % 4) * step, MP_SIM_LOAD);
+	return mp_sim_count(s, ev) - before;
 }
 
 /*
- * A 4-entry LRU DTLB and a neighbour holding one entry for the first 100000
- * cycles of every 200000, touched before each access: four pages miss on
- * every access while it runs (the page due is always the one evicted), and
- * after a rest into its quiet half only the first round's three misses
- * remain.  Without a neighbour, rest does nothing.
+ * A neighbour holding one entry of a 4-entry LRU DTLB, or one way of a
+ * one-set 4-way LRU L2, for the first 100000 cycles of every 200000,
+ * touched before each access: four pages (lines) miss on every access
+ * while it runs (the one due is always the one evicted), and after a rest
+ * into its quiet half only the first round's three misses remain (its
+ * own, used last but one, goes last).
  */
+static const struct {
+	const char *what, *text;
+	uint64_t step;
+	enum mp_event ev;
+} neighbours[] = {
+	{ "a DTLB entry",
+	  "cache L1D size=4K line=64 ways=4 latency=1\n"
+	  "tlb DTLB1 entries=4 ways=full page=4K latency=10\n"
+	  "memory latency=100\n"
+	  "neighbour entries=1 on=100000 off=100000 every=1\n",
+	  PAGE, MP_EV_DTLB1_MISS },
+	{ "an L2 way",
+	  "cache L1D size=64 line=64 ways=1 latency=1\n"
+	  "cache L2 size=256 line=64 ways=4 latency=5\n"
+	  "memory latency=100\n"
+	  "neighbour ways=1 on=100000 off=100000 every=1\n",
+	  64, MP_EV_L2_MISS },
+};
+
+/* Each neighbour running and quiet; without a neighbour, rest does nothing. */
 static void test_neighbour(void)
 {
-	const char *text = "cache L1D size=4K line=64 ways=4 latency=1\n"
-			   "tlb DTLB1 entries=4 ways=full page=4K latency=10\n"
-			   "memory latency=100\n"
-			   "neighbour entries=1 on=100000 off=100000 every=1\n";
-	struct mp_sim *s = build(text, 0), *q = build(tlb_model, 0);
+	struct mp_sim *q = build(tlb_model, 0);
 	uint64_t t;
 
-	four_pages(s, 1);
-	CHECK_EQ_INT(four_pages(s, 10), 40, "neighbour running: every access misses");
-	CHECK(mp_sim_rest(s, 100), "rest with a neighbour");
-	CHECK(mp_sim_cycles(s) % 200000 >= 100000, "the rest took the clock into its quiet half");
-	CHECK_EQ_INT(four_pages(s, 10), 3, "neighbour quiet: only the first round misses");
+	for (size_t i = 0; i < sizeof(neighbours) / sizeof(neighbours[0]); i++) {
+		struct mp_sim *s = build(neighbours[i].text, 0);
+		uint64_t step = neighbours[i].step, running, quiet;
+		enum mp_event ev = neighbours[i].ev;
+
+		four_places(s, 1, step, ev);
+		running = four_places(s, 10, step, ev);
+		CHECK(running == 40, "%s held: every access misses while it runs (%llu of 40)",
+		      neighbours[i].what, (unsigned long long)running);
+		CHECK(mp_sim_rest(s, 100), "%s held: rest with a neighbour", neighbours[i].what);
+		CHECK(mp_sim_cycles(s) % 200000 >= 100000,
+		      "%s held: the rest took the clock into its quiet half", neighbours[i].what);
+		quiet = four_places(s, 10, step, ev);
+		CHECK(quiet == 3, "%s held: once quiet, only the first round misses (%llu, want 3)",
+		      neighbours[i].what, (unsigned long long)quiet);
+		mp_sim_free(s);
+	}
 	t = mp_sim_cycles(q);
 	CHECK(!mp_sim_rest(q, 100) && mp_sim_cycles(q) == t, "no neighbour: rest does nothing");
-	mp_sim_free(s);
 	mp_sim_free(q);
-}
-
-/* Cycle four lines `n` times round; the L2 misses it took. */
-static uint64_t four_lines(struct mp_sim *s, int n)
-{
-	uint64_t before = mp_sim_count(s, MP_EV_L2_MISS);
-
-	for (int i = 0; i < 4 * n; i++)
-		mp_sim_access(s, BASE + (uint64_t)(i % 4) * 64, MP_SIM_LOAD);
-	return mp_sim_count(s, MP_EV_L2_MISS) - before;
-}
-
-/*
- * A one-set 4-way LRU L2 and a neighbour holding one of its ways for the
- * first 100000 cycles of every 200000, touched before each access: four
- * lines miss the L2 on every access while it runs, and after a rest into
- * its quiet half only the first round's three misses remain (its line,
- * used last but one, goes last).
- */
-static void test_neighbour_ways(void)
-{
-	const char *text = "cache L1D size=64 line=64 ways=1 latency=1\n"
-			   "cache L2 size=256 line=64 ways=4 latency=5\n"
-			   "memory latency=100\n"
-			   "neighbour ways=1 on=100000 off=100000 every=1\n";
-	struct mp_sim *s = build(text, 0);
-
-	four_lines(s, 1);
-	CHECK_EQ_INT(four_lines(s, 10), 40, "a neighbour's L2 way: every access misses the L2");
-	CHECK(mp_sim_rest(s, 100), "rest with a neighbour of ways only");
-	CHECK(mp_sim_cycles(s) % 200000 >= 100000, "the rest took the clock into its quiet half");
-	CHECK_EQ_INT(four_lines(s, 10), 3, "neighbour quiet: only the first round misses the L2");
-	mp_sim_free(s);
 }
 
 int main(void)
@@ -346,7 +341,6 @@ int main(void)
 	test_prefetch();
 	test_noise();
 	test_neighbour();
-	test_neighbour_ways();
 	test_causes();
 	test_causes_invalidation();
 	test_noise_cause();
