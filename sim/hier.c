@@ -326,9 +326,12 @@ static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind
 	pa = sim_vm_pa(r, va);
 	for (int h = 0; h < p->n; h++) {
 		struct sim_cache *c = p->c[h];
-		uint64_t set = sim_sets_index(&c->a, ikey_of(c, va, pa >> c->a.shift));
+		uint64_t set;
 
-		for (uint64_t k = 0; (uint32_t)c->m.level == s->model.neighbour.level && k < ways; k++) {
+		if ((uint32_t)c->m.level != s->model.neighbour.level)
+			continue;
+		set = sim_sets_index(&c->a, ikey_of(c, va, pa >> c->a.shift));
+		for (uint64_t k = 0; k < ways; k++) {
 			uint64_t key = (NEIGHBOUR_PA >> c->a.shift) + set * ways + k, victim;
 			int64_t e = sim_sets_find(&c->a, set * c->a.stride, key, key);
 

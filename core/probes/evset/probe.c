@@ -809,6 +809,7 @@ static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset 
 static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_evset *calib,
 			      struct mp_evset *kept)
 {
+	const struct level start = *lv;
 	uint64_t short_of = 0;
 
 	for (unsigned i = 0; ; i++) {
@@ -827,9 +828,7 @@ static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_
 			return not_held(lv, "its minimal set stopped evicting the victim "
 					       "(a thread sharing it held ways)");
 		short_of = lv->ways;
-		*lv = (struct level){ .level = lv->level, .lat = lv->lat, .next = lv->next,
-				      .up_ways = lv->up_ways, .pages = lv->pages,
-				      .inpage = lv->inpage };
+		*lv = start;
 		if (pool_of(rn, lv) < 0)
 			return -1;
 	}
