@@ -305,6 +305,7 @@ static const struct field memory_fields[] = {
 };
 static const struct field clock_fields[] = {
 	MF("freq", F_HZ, clock_hz, true, NULL),
+	MF("step", F_U32, clock_step, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field prefetch_fields[] = {
@@ -550,7 +551,11 @@ static int st_clock(struct ctx *x, char **tok, int n)
 {
 	uint32_t seen;
 
-	return parse_fields(x, "clock", clock_fields, x->m, tok + 1, n - 1, &seen);
+	if (parse_fields(x, "clock", clock_fields, x->m, tok + 1, n - 1, &seen) < 0)
+		return -1;
+	if (x->m->clock_step == 0)
+		return fail(x, "clock: step=0: the clock must move (1 for every cycle)");
+	return 0;
 }
 
 static int st_prefetch(struct ctx *x, char **tok, int n)
@@ -721,6 +726,7 @@ static void defaults(struct mp_sim_model *m, const char *file)
 
 	*m = (struct mp_sim_model){
 		.clock_hz = MP_SIM_DEFAULT_HZ,
+		.clock_step = 1,
 		.prefetch = { .kind = MP_SIM_PF_NONE, .level = 1, .degree = 1 },
 		.noise = { .lines = 16, .tlb_entries = 2, .seed = 1 },
 		.neighbour = { .every = 8, .level = 2 },

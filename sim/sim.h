@@ -120,6 +120,7 @@ enum mp_sim_frames { MP_SIM_FRAMES_CONTIGUOUS = 0, MP_SIM_FRAMES_SCATTERED };
 struct mp_sim_model {
 	char name[MP_NAME_LEN];
 	uint64_t clock_hz;
+	uint32_t clock_step;         /* cycles the platform's clock moves by at once (1: each) */
 	uint32_t memory_latency;     /* cycles of a load that misses every level */
 	int32_t ntypes;
 	struct mp_sim_cpu_model types[MP_SIM_MAX_TYPES];

@@ -59,9 +59,19 @@ static struct simp *me(struct mp_platform *p)
 	return p->priv;
 }
 
+/*
+ * The platform's clock: the cycles, read in the model's steps (a TSC that
+ * advances by 26 at once, as AMD's: docs/simulator.md).  The counters'
+ * cycles stay exact.
+ */
+static uint64_t stepped(const struct simp *sp, uint64_t cycles)
+{
+	return cycles - cycles % mp_sim_model(sp->sim)->clock_step;
+}
+
 static uint64_t sp_now(struct mp_platform *p)
 {
-	return mp_sim_cycles(me(p)->sim);
+	return stepped(me(p), mp_sim_cycles(me(p)->sim));
 }
 
 /*
@@ -208,7 +218,8 @@ static enum mp_status measured(struct mp_platform *p, const struct mp_run *r,
 	if (r->op == MP_OP_CHASE || r->op == MP_OP_CODE)
 		out->end = c.at;
 	out->valid = counted(sp->sim, r->events);
-	out->ticks = mp_sim_count(sp->sim, MP_EV_CYCLES) - before[MP_EV_CYCLES];
+	out->ticks = stepped(sp, mp_sim_count(sp->sim, MP_EV_CYCLES)) -
+		     stepped(sp, before[MP_EV_CYCLES]);
 	for (int e = 0; e < MP_EV_COUNT; e++)
 		if (out->valid & MP_EV_BIT(e))
 			out->count[e] = mp_sim_count(sp->sim, (enum mp_event)e) - before[e];

@@ -169,7 +169,8 @@ static void test_defaults(void)
 
 	CHECK_EQ_INT(rc, 0, "minimal model parses");
 	CHECK_EQ_STR(m.name, "test", "name from the file");
-	CHECK(m.clock_hz == MP_SIM_DEFAULT_HZ, "clock 1 GHz by default");
+	CHECK(m.clock_hz == MP_SIM_DEFAULT_HZ && m.clock_step == 1,
+	      "clock 1 GHz by default, read every cycle");
 	CHECK(m.caches[0].replacement == MP_REPL_LRU && m.caches[0].write_allocate &&
 	      m.caches[0].inclusion == MP_INCL_NONINCLUSIVE, "lru, allocate, non-inclusive");
 	CHECK(!m.caches[0].physical && m.caches[1].physical, "L1 virtual, L2 physical");
@@ -188,7 +189,7 @@ static void test_naming(void)
 	static struct mp_sim_model m;
 	char err[256];
 	int rc = parse("name = naming test\n"
-		       "clock freq=2.5GHz\n"
+		       "clock freq=2.5GHz step=26\n"
 		       "cache L1I size=32K line=64 ways=full latency=4  # comment\n"
 		       "cache WEIRD size=96K line=64 ways=12 latency=4 level=1 type=data\n"
 		       "cache L3 size=3M line=64 ways=12 latency=40 index=virtual\n"
@@ -200,7 +201,7 @@ static void test_naming(void)
 
 	CHECK(rc == 0, "naming model parses: %s", rc ? err : "ok");
 	CHECK_EQ_STR(m.name, "naming test", "name = with spaces");
-	CHECK(m.clock_hz == 2500000000ull, "clock 2.5GHz");
+	CHECK(m.clock_hz == 2500000000ull && m.clock_step == 26, "clock 2.5GHz, in steps of 26");
 	CHECK(m.caches[0].type == MP_KIND_INSTRUCTION && m.caches[0].ways == 512,
 	      "L1I, fully associative: ways = lines");
 	CHECK(m.caches[1].level == 1 && m.caches[1].type == MP_KIND_DATA &&
@@ -284,6 +285,8 @@ static const struct {
 	  "test.model: frames host=2048K: the host's frames are the base page (4K)" },
 	{ "clock freq=fast\n",
 	  "test.model:1: clock: bad freq 'fast' (want a frequency such as 2400M or 3.2G)" },
+	{ "clock freq=2G step=0\n",
+	  "test.model:1: clock: step=0: the clock must move (1 for every cycle)" },
 	{ "cache L1D=32K\n", "test.model:1: cache needs a name before its key=value pairs" },
 	{ "memory latency=9\ncache L1D size=32K line=64 ways=8 latency=4 level=9\n",
 	  "test.model:2: cache L1D: bad level '9' (want a level from 1 to 8)" },

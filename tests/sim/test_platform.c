@@ -223,6 +223,40 @@ static void test_chase(void)
 	mp_sim_close(p);
 }
 
+/*
+ * clock step=26: the platform's clock reads in steps of 26 cycles (AMD's
+ * TSC), one L1 hit a run reads 0 or 26, and back to back the runs' ticks
+ * add up to the cycles spent; the counters' cycles stay exact.
+ */
+static void test_clock_step(void)
+{
+	struct mp_platform *p = platform("clock freq=2G step=26\n"
+					 "cache L1D size=32K line=64 ways=8 latency=4\n"
+					 "memory latency=100\n", false);
+	struct mp_sample s;
+	struct mp_mem m;
+	uint64_t t0, sum = 0, steps = 0, exact = 0;
+	void *start;
+
+	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
+	start = chain(&m, 1, 64);
+	run(p, MP_OP_CHASE, start, 1, &s);
+	t0 = p->ops->now(p);
+	for (int i = 0; i < 260; i++) {
+		run(p, MP_OP_CHASE, start, 1, &s);
+		sum += s.ticks;
+		steps += s.ticks % 26 == 0;
+		exact += s.count[MP_EV_CYCLES] == 4;
+	}
+	CHECK(steps == 260 && t0 % 26 == 0, "ticks and now() in steps of 26");
+	CHECK(exact == 260, "the counters' cycles stay exact: 4 a run");
+	CHECK(sum == p->ops->now(p) - t0 && sum + 26 > 260 * 4 && sum < 260 * 4 + 26,
+	      "the runs' ticks add up to the cycles (%llu for %u)", (unsigned long long)sum,
+	      260u * 4);
+	p->ops->mem_free(p, &m);
+	mp_sim_close(p);
+}
+
 /* Two counters: the two lowest events asked that the model has, and only those counted. */
 static void test_counters(void)
 {
@@ -415,6 +449,7 @@ int main(void)
 	test_contiguous_request();
 	test_host_frames();
 	test_chase();
+	test_clock_step();
 	test_counters();
 	test_sweeps_and_code();
 	test_block_lines();
