@@ -58,9 +58,15 @@ struct mp_evset {
  */
 int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks);
 
-/* The least time of the victim's load over `tries` tries with the set (as a test does). */
+/* The times of the victim's load over some tries with a set (mp_evset_time). */
+struct mp_evset_times {
+	uint64_t least, most;
+	unsigned slow;          /* tries that read slower than the tester's threshold */
+};
+
+/* The victim's load timed in `tries` tries with the set (as a test does). */
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
-		  unsigned tries, uint64_t *ticks);
+		  unsigned tries, struct mp_evset_times *t);
 
 /* Has the deadline passed?  (Once it has, it stays passed.) */
 bool mp_evset_late(struct mp_evset *e);

@@ -162,16 +162,18 @@ static void flush(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint6
 }
 
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
-		  unsigned tries, uint64_t *ticks)
+		  unsigned tries, struct mp_evset_times *t)
 {
-	uint64_t t;
+	uint64_t u;
 
-	*ticks = UINT64_MAX;
+	*t = (struct mp_evset_times){ .least = UINT64_MAX };
 	for (unsigned i = 0; i < tries; i++) {
 		flush(e, &victim, 1, set, n);
-		if (try_once(e, &victim, 1, set, n, &t) < 0)
+		if (try_once(e, &victim, 1, set, n, &u) < 0)
 			return -1;
-		*ticks = t < *ticks ? t : *ticks;
+		t->least = u < t->least ? u : t->least;
+		t->most = u > t->most ? u : t->most;
+		t->slow += u > e->slow;
 	}
 	flush(e, &victim, 1, set, n);
 	return 0;
