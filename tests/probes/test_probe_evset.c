@@ -341,7 +341,7 @@ static const struct {
 } stressed[] = {
 	{ "core-i7-4770", 1, true, 0, 0 }, { "core-i7-4770", 6, true, 0, 0 },
 	{ "core-i7-4770", 1, false, 26, 0 }, { "skylake-smt", 1, false, 30, 0 },
-	{ "zen4", 1, false, 40, 3 },
+	{ "zen4", 2, false, 40, 3 },
 };
 
 static bool stress_wanted(size_t i, const char *filter)

@@ -33,7 +33,7 @@
  */
 #define EVSET_RATE_TRIES 16u
 #define EVSET_MAX_TRIALS 16u
-#define EVSET_FALSE_EVICT 0.01
+#define EVSET_FALSE_EVICT 0.001
 /*
  * Tries whose least time calibrates the threshold; how far apart the two
  * must be; groups of a few candidates for the time out of the L1 (time_above).
@@ -712,8 +712,10 @@ static void note_trials(struct run *rn, const struct level *lv, unsigned slow, u
  * the levels above only, and where it reads slower than the threshold
  * there now and then (p of the tries, the least over the groups of
  * time_above), a test calls it evicted in every try p^tries of the time:
- * enough tries for at most EVSET_FALSE_EVICT, EVSET_TRIALS at least.  A
- * coarse timer does this: on this project's AMD EPYC guest (Zen 5 class)
+ * enough tries for at most EVSET_FALSE_EVICT (at 1%, a count's checks
+ * against every class counted called a new class one counted now and
+ * then: the simulated Skylake's L2 came out 240K for 256K on a coarse
+ * clock), EVSET_TRIALS at least.  A coarse timer does this: on this project's AMD EPYC guest (Zen 5 class)
  * the TSC advances in steps of 26 ticks (10 ns), and an L1 or L2 hit reads
  * 26 or 52, each in about half the tries: two tries a test call an L2 hit
  * evicted about one time in four.  The tries run on a copy of the tester
