@@ -153,9 +153,12 @@ static int above(struct run *rn, const struct level *lv, uint64_t y)
 
 /*
  * Below a level measured here, only the candidates congruent with the
- * victim there (its minimal set evicts them, in one try fewer than a test
- * takes there: one, where a timer fine enough leaves a test two; a
- * candidate let in wrongly costs the count a test) can be congruent
+ * victim there (its minimal set evicts them: in one try where a test
+ * there takes two, a candidate let in wrongly costing the count a test;
+ * in as many as a test where a coarse clock took more, fit_trials: with
+ * one fewer, the simulated Skylake's L3 pool held candidates of no class
+ * the pool could evict, and its size was lost at two seeds of six) can be
+ * congruent
  * here: a level's set index holds the bits of the one above it
  * (docs/algorithms.md).  The rest are left out, which makes the pool a
  * few dozen times smaller.  The test keeps that level's tail, which takes
@@ -168,7 +171,7 @@ static int filter_within(struct run *rn, struct level *lv)
 	struct mp_evset e = rn->up.e;
 	uint64_t kept = 0;
 
-	e.trials = e.trials > 1 ? e.trials - 1 : 1;
+	e.trials = e.trials > EVSET_TRIALS ? e.trials : 1;
 	for (uint64_t i = 0; i < lv->n; i++) {
 		int ev = mp_evset_evicts_own(&e, pool[i], rn->up.set, rn->up.m);
 
