@@ -157,9 +157,8 @@ static int above(struct run *rn, const struct level *lv, uint64_t y)
  * there takes two, a candidate let in wrongly costing the count a test;
  * in as many as a test where a coarse clock took more, fit_trials: with
  * one fewer, the simulated Skylake's L3 pool held candidates of no class
- * the pool could evict, and its size was lost at two seeds of six) can be
- * congruent
- * here: a level's set index holds the bits of the one above it
+ * the pool could evict, and its size was lost at two seeds of six) can
+ * be congruent here: a level's set index holds the bits of the one above it
  * (docs/algorithms.md).  The rest are left out, which makes the pool a
  * few dozen times smaller.  The test keeps that level's tail, which takes
  * a candidate out of the levels above it (an L2 of fewer ways than the L1,
@@ -711,25 +710,39 @@ static void note_trials(struct run *rn, const struct level *lv, unsigned slow, u
 }
 
 /*
+ * The tries a test takes where a victim left in the level reads slow in
+ * `slow` of EVSET_RATE_TRIES tries (p of them): the least k with p^k at
+ * most EVSET_FALSE_EVICT, from EVSET_TRIALS to EVSET_MAX_TRIALS.
+ */
+static unsigned trials_for(unsigned slow)
+{
+	double p = (double)slow / EVSET_RATE_TRIES, k = EVSET_MAX_TRIALS;
+
+	if (p < 1.0)
+		k = p > 0.0 ? mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p)) : EVSET_TRIALS;
+	k = k > EVSET_TRIALS ? k : EVSET_TRIALS;
+	return k < EVSET_MAX_TRIALS ? (unsigned)k : EVSET_MAX_TRIALS;
+}
+
+/*
  * The tries of a test: a victim that a set does not evict stays out of
  * the levels above only, and where it reads slower than the threshold
  * there now and then (p of the tries, the least over the groups of
- * time_above), a test calls it evicted in every try p^tries of the time:
- * enough tries for at most EVSET_FALSE_EVICT (at 1%, a count's checks
- * against every class counted called a new class one counted now and
- * then: the simulated Skylake's L2 came out 240K for 256K on a coarse
- * clock), EVSET_TRIALS at least.  A coarse timer does this: on this project's AMD EPYC guest (Zen 5 class)
- * the TSC advances in steps of 26 ticks (10 ns), and an L1 or L2 hit reads
- * 26 or 52, each in about half the tries: two tries a test call an L2 hit
- * evicted about one time in four.  The tries run on a copy of the tester
- * (its random orders as they were), and only where some try of the
- * calibration's read slow (calibrate).  -1 failed.
+ * time_above), a test calls it evicted in every try p^tries of the time
+ * (trials_for; at 1%, a count's checks against every class counted
+ * called a new class one counted now and then: the simulated Skylake's L2
+ * came out 240K for 256K on a coarse clock).  A coarse timer does this:
+ * on this project's AMD EPYC guest (Zen 5 class) the TSC advances in
+ * steps of 26 ticks (10 ns), and an L1 or L2 hit reads 26 or 52, each in
+ * about half the tries: two tries a test call an L2 hit evicted about one
+ * time in four.  The tries run on a copy of the tester (its random orders
+ * as they were), and only where some try of the calibration's read slow
+ * (calibrate).  -1 failed.
  */
 static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
 {
 	struct mp_evset f = *e;
-	unsigned least = EVSET_RATE_TRIES, k = EVSET_MAX_TRIALS;
-	double p;
+	unsigned least = EVSET_RATE_TRIES;
 
 	for (uint64_t g = 0; g < above_groups(rn, lv); g++) {
 		const uint64_t *s;
@@ -740,11 +753,7 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
 			return -1;
 		least = t.slow < least ? t.slow : least;
 	}
-	p = (double)least / EVSET_RATE_TRIES;
-	if (p < 1.0)
-		k = p > 0.0 ? (unsigned)mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p)) : 0;
-	k = k > EVSET_TRIALS ? k : EVSET_TRIALS;
-	e->trials = k < EVSET_MAX_TRIALS ? k : EVSET_MAX_TRIALS;
+	e->trials = trials_for(least);
 	if (e->trials > EVSET_TRIALS)
 		note_trials(rn, lv, least, e->trials);
 	return 0;
@@ -758,8 +767,8 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
  * the whole pool may evict the victim from the next level too, and on a
  * busy host the next latency may be memory's one run and a blend the
  * next.  Then, where some try of time_above read slower than that, the
- * tries a test takes (fit_trials).  0 (lv->why when the
- * two times are not apart), -1 failed.
+ * tries a test takes (fit_trials).  0 (lv->why when the two times are
+ * not apart), -1 failed.
  */
 static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 {
