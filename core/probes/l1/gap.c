@@ -134,9 +134,10 @@ int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out)
 		return fail(out, st, "gap test: no gap up to 4 MB / 256 made G(n,k,0) miss");
 	if (find_ways(s, assoc, cap, &ways) < 0)
 		return -1;
-	out->ways = (int64_t)ways;
+	/* The ways stand only with the capacity they refine: loop 2 ends at 1 when nothing hit. */
 	if ((st = exact_capacity(s, cap, ways, &way)) <= 0)
 		return fail(out, st, "gap test: the capacity did not refine to ways x a power of two");
+	out->ways = (int64_t)ways;
 	out->size = (int64_t)(ways * way);
 	if ((st = find_line(s, ways, way, &line)) <= 0)
 		return fail(out, st, "gap test: no offset below the way made G hit again");
