@@ -27,11 +27,13 @@
 #define EVSET_PASSES 2u
 #define EVSET_TRIALS 2u
 /*
- * Tries that price how often a victim left in the level reads slow, the
- * most tries a test may take, and the share of such victims a test may
- * call evicted (fit_trials).
+ * Tries that price how often a victim left in the level reads slow, and
+ * the normal quantile of the bound on that share; the most tries a test
+ * may take, and the share of such victims a test may call evicted
+ * (fit_trials).
  */
 #define EVSET_RATE_TRIES 16u
+#define EVSET_RATE_Z 1.645
 #define EVSET_MAX_TRIALS 16u
 #define EVSET_FALSE_EVICT 0.001
 /*
@@ -710,16 +712,36 @@ static void note_trials(struct run *rn, const struct level *lv, unsigned slow, u
 }
 
 /*
+ * The share of slow reads a victim left in the level may have, `slow` of
+ * n tries seen: Wilson's upper bound at one-sided 95% (z = EVSET_RATE_Z).
+ * Sixteen tries tell a share only roughly: with the share seen itself,
+ * Skylake's 3 of 16 and Zen 4's 5 of 16 on coarse clocks took 5 and 6
+ * tries a test, and a count still lost a class at one seed each; with
+ * this bound, 8 and 11, and both exact.
+ */
+static double slow_share(unsigned slow, unsigned n)
+{
+	double p = (double)slow / n, z2 = EVSET_RATE_Z * EVSET_RATE_Z;
+	double r = mp_sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+
+	return (p + z2 / (2.0 * n) + EVSET_RATE_Z * r) / (1.0 + z2 / n);
+}
+
+/*
  * The tries a test takes where a victim left in the level reads slow in
- * `slow` of EVSET_RATE_TRIES tries (p of them): the least k with p^k at
- * most EVSET_FALSE_EVICT, from EVSET_TRIALS to EVSET_MAX_TRIALS.
+ * `slow` of EVSET_RATE_TRIES tries: the least k with p^k at most
+ * EVSET_FALSE_EVICT, p that share's upper bound (slow_share), from
+ * EVSET_TRIALS to EVSET_MAX_TRIALS.  None slow: the calibration's slow
+ * read was noise, and EVSET_TRIALS stand.
  */
 static unsigned trials_for(unsigned slow)
 {
-	double p = (double)slow / EVSET_RATE_TRIES, k = EVSET_MAX_TRIALS;
+	double p = slow_share(slow, EVSET_RATE_TRIES), k = EVSET_MAX_TRIALS;
 
+	if (slow == 0)
+		return EVSET_TRIALS;
 	if (p < 1.0)
-		k = p > 0.0 ? mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p)) : EVSET_TRIALS;
+		k = mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p));
 	k = k > EVSET_TRIALS ? k : EVSET_TRIALS;
 	return k < EVSET_MAX_TRIALS ? (unsigned)k : EVSET_MAX_TRIALS;
 }
