@@ -736,10 +736,11 @@ static double slow_share(unsigned slow, unsigned n)
  */
 static unsigned trials_for(unsigned slow)
 {
-	double p = slow_share(slow, EVSET_RATE_TRIES), k = EVSET_MAX_TRIALS;
+	double p, k = EVSET_MAX_TRIALS;
 
 	if (slow == 0)
 		return EVSET_TRIALS;
+	p = slow_share(slow, EVSET_RATE_TRIES);
 	if (p < 1.0)
 		k = mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p));
 	k = k > EVSET_TRIALS ? k : EVSET_TRIALS;
@@ -765,8 +766,9 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
 {
 	struct mp_evset f = *e;
 	unsigned least = EVSET_RATE_TRIES;
+	uint64_t ng = above_groups(rn, lv);
 
-	for (uint64_t g = 0; g < above_groups(rn, lv); g++) {
+	for (uint64_t g = 0; g < ng; g++) {
 		const uint64_t *s;
 		uint64_t n = above_group(rn, lv, g, &s);
 		struct mp_evset_times t;
