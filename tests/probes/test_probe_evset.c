@@ -232,6 +232,44 @@ static void victim_caches(void)
 }
 
 /*
+ * An L2 whose index folds upper bits into the bits inside the page (bits
+ * 16 and 17 into 10 and 11), as this project's AMD EPYC guest's (Zen 5
+ * class) does: the lines of one page offset fall in 64 classes, 4 times
+ * as many as a plain 1M 16-way L2 gives them, and lines of 4 line offsets
+ * in a page (0, 1K, 2K, 3K) share each set.  Its size is the classes x 64
+ * offsets / 4 x the ways x the line: 1M, where the classes x the page x
+ * the ways is 4M.  The L3 below is counted within the L2's class, which
+ * holds lines of one offset only: its size is not measured, and says why.
+ */
+static void folded_index(void)
+{
+	static const char *const text =
+		"name = folded\nclock freq=3.0G\n"
+		"cache L1D size=48K line=64 ways=12 latency=4 replacement=plru\n"
+		"cache L2 size=1M line=64 ways=16 latency=14 replacement=plru inclusion=inclusive "
+		"index=hash slices=64 hash=xor:10400,20800,1000,2000,4000,8000\n"
+		"cache L3 size=16M line=64 ways=16 latency=50 replacement=plru\n"
+		"memory latency=300\nframes mode=scattered seed=4\n";
+	struct ps_run s;
+	struct mp_probe *ev;
+	const struct mp_cache *l2, *l3;
+
+	if (!ps_open_text(&s, "folded", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+		return;
+	ev = probes(&s);
+	l2 = found(&s.r, 2);
+	l3 = found(&s.r, 3);
+	CHECK(l2 && l2->size_bytes == 1 << 20 && l2->ways == 16 && l2->line_bytes == 64,
+	      "folded: the L2 1M 16-way 64 B (%s)", ev->message);
+	CHECK(ps_note(&s.r, "lines of 4 of a page's 64 line offsets share each set") != NULL,
+	      "folded: a note says that 4 line offsets share each L2 set");
+	CHECK(l3 && l3->size_bytes == MP_NA &&
+	      strstr(ev->message, "the level above's sets take lines of several page offsets"),
+	      "folded: the L3's size not measured, and why (%s)", ev->message);
+	ps_close(&s);
+}
+
+/*
  * A last level shared with others, as on a virtual machine: "levels" finds
  * a small part of it (here its effective size cut to a 64th), so the pool
  * holds too few lines per class.  The level is not measured, the message
@@ -413,6 +451,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 1 || strstr("shared", argv[1]) != NULL)
 		shared_last_level();
+	if (argc == 1 || strstr("folded", argv[1]) != NULL)
+		folded_index();
 	required_exact(argc > 1 ? argv[1] : NULL);
 	stressed_runs(argc > 1 ? argv[1] : NULL);
 	return ps_each_model(argc > 1 ? argv[1] : NULL, run, variants);

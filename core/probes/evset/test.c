@@ -42,11 +42,15 @@ static void *self_loop(struct mp_evset *e, uint64_t off)
  * timed, so that the victim's translation is in the TLB and the time is
  * the cache's alone (the set's pages evict it from the first-level TLB,
  * whose miss can cost as much as a level's step).  Its own cache sets are
- * none of the victim's: another page offset.
+ * none of the victim's: another page offset.  A victim that is that line
+ * takes the line half a page before it (not the line right before: a
+ * next-line prefetch of it would fetch the victim).
  */
 static uint64_t warm_line(const struct mp_evset *e, uint64_t victim)
 {
-	return victim - victim % e->page + e->page - MP_EVSET_WARM_BACK;
+	uint64_t last = victim - victim % e->page + e->page - MP_EVSET_WARM_BACK;
+
+	return last != victim ? last : last - e->page / 2;
 }
 
 bool mp_evset_late(struct mp_evset *e)
