@@ -91,13 +91,14 @@ static bool moved_slow[MP_EVSET_MAX_POOL];
 #define EVSET_SCREEN_BATCH MP_EVSET_MAX_WAYS
 #define EVSET_SCREEN_LOOK 4u
 /*
- * Lines of an offset that must take the place of as many of the victim's
- * set (offset_congruent): the pool gives a class several times its ways,
- * and on this guest (its L2 shared with another tenant's thread) one line
- * of a plain offset passed the screen's tests now and then: 11 offsets of
- * 64 sharing for 4.
+ * Lines of an offset that must each take the place of one of the victim's
+ * set (offset_congruent): the pool gives a class several times its ways.
+ * Three lines swapped in at once, rather than one at a time, passed about
+ * one swap in five at a sharing offset on this guest (one candidate of no
+ * class spoils the three), and a round of its full profile gave its L2 as
+ * 2M once in 15 (the classes or the offsets counted were not logged).
  */
-#define EVSET_SHARE_LINES 3u
+#define EVSET_SHARE_LINES 2u
 struct upper {
 	struct mp_evset e;
 	uint64_t set[UPPER_SET];
@@ -628,19 +629,16 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 }
 
 /*
- * Do the lines ys (n of them, at another offset) take the place of as
- * many of the victim's minimal set: does the set with its first n lines
- * swapped for them still evict the victim (with its own tail) in most of
- * EVSET_RECHECKS tests, as the set itself had to (repeatable)?  A minimal
- * set short of n lines never does.  Both of two tests, on this guest,
- * passed about one swap of true lines in five, and missed a sharing offset
- * in 2 runs of 4.  1, 0, -1 a run failed.
+ * Does line y (at another offset) take the place of one of the victim's
+ * minimal set: does the set with its first line swapped for y still evict
+ * the victim (with its own tail) in most of EVSET_RECHECKS tests, as the
+ * set itself had to (repeatable)?  A minimal set short of a line never
+ * does.  1, 0, -1 a run failed.
  */
-static int swap_evicts(struct run *rn, struct mp_evset *e, const struct level *lv,
-		       const uint64_t *ys, uint64_t n)
+static int swap_evicts(struct run *rn, struct mp_evset *e, const struct level *lv, uint64_t y)
 {
 	mp_memcpy(swapped, set, lv->ways * sizeof(*set));
-	mp_memcpy(swapped, ys, n * sizeof(*ys));
+	swapped[0] = y;
 	return evicts_mostly(e, rn->x, swapped, lv->ways);
 }
 
@@ -654,17 +652,15 @@ static int swap_evicts(struct run *rn, struct mp_evset *e, const struct level *l
  * simulated Skylake's 256K L2 came out 4K); with a neighbour holding a way
  * while the set ran and not while the tail ran alone, a class holding
  * some of the tail still passed (the simulated Core i7's L2 came out 128K
- * at one seed).  So EVSET_SHARE_LINES candidates (the ways, where fewer)
- * must then take the place of as many lines of the victim's set, tested
- * with the victim's own tail (swap_evicts); where they do not, the next
- * ones are tried.  1, 0, -1 a run failed.
+ * at one seed).  So a candidate must then take the place of a line of the
+ * victim's set, tested with the victim's own tail (swap_evicts), and
+ * EVSET_SHARE_LINES that do make the offset shared.  1, 0, -1 a run
+ * failed.
  */
 static int offset_congruent(struct run *rn, struct mp_evset *e, const struct level *lv,
 			    uint64_t o)
 {
 	uint64_t step = EVSET_SCREEN_LOOK * EVSET_SCREEN_BATCH, found = 0;
-	uint64_t want = lv->ways < EVSET_SHARE_LINES ? lv->ways : EVSET_SHARE_LINES;
-	uint64_t ys[EVSET_SHARE_LINES];
 	struct mp_evset t = *e;
 
 	for (uint64_t i = 0; i < e->ntail; i++)
@@ -683,14 +679,11 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 					       : 0;
 
 			if (ev > 0)
-				ys[found++] = moved[at + i];
-			if (ev > 0 && found == want) {
-				found = 0;
-				if ((ev = swap_evicts(rn, e, lv, ys, want)) != 0)
-					return ev;
-			}
+				ev = swap_evicts(rn, e, lv, moved[at + i]);
 			if (ev < 0)
 				return -1;
+			if ((found += (uint64_t)ev) == EVSET_SHARE_LINES)
+				return 1;
 		}
 	}
 	return 0;
