@@ -76,6 +76,11 @@ int mp_evset_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, ui
 /* Does the tester's tail alone evict the victim (it holds the ways of its class)?  1, 0, -1. */
 int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim);
 /*
+ * The tester with its tail moved d bytes (into buf, room for e->ntail):
+ * the same sets above for a victim moved as far.
+ */
+struct mp_evset mp_evset_tail_moved(const struct mp_evset *e, uint64_t d, uint64_t *buf);
+/*
  * Does the set evict the victim in two tests running where the tester's
  * tail alone does not (a tail free of the victim's class above, not of
  * every other class's)?  1, 0, -1: a run failed.

@@ -84,7 +84,10 @@ struct level {
 /* The second class's set and tail (corroborate); its victims tried at most. */
 #define EVSET_SECOND 4u
 static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL], stand_in[UPPER_TAIL];
-/* The pool and the tail moved to another offset in their pages, and the screen's answers (offset_congruent). */
+/*
+ * The pool and the tail moved to another offset in their pages, and the
+ * screen's answers (offset_congruent).
+ */
 static uint64_t moved[MP_EVSET_MAX_POOL], moved_tail[UPPER_TAIL], swapped[UPPER_SET];
 static bool moved_slow[MP_EVSET_MAX_POOL];
 /* Victims a screen takes to a try, and tries between looks at what it found (offset_congruent). */
@@ -138,6 +141,20 @@ static double next_latency(struct mp_ctx *c, int32_t level)
 	const struct mp_cache *rec = level_rec(c->r, level + 1);
 
 	return ns_to_ticks(c->p, rec ? rec->latency_ns : c->r->memory.latency_ns);
+}
+
+/* Pages of the arena: the most a pool can be taken from. */
+static uint64_t arena_pages(const struct run *rn)
+{
+	return rn->m.bytes / rn->m.page_bytes;
+}
+
+/* The level's pool taken from `times` times the pages, as far as the arena goes. */
+static void more_pages(const struct run *rn, struct level *lv, uint64_t times)
+{
+	uint64_t most = arena_pages(rn);
+
+	lv->pages = lv->pages * times < most ? lv->pages * times : most;
 }
 
 /* The first n pages' lines, shuffled, without the victim and the level above's lines. */
@@ -536,12 +553,11 @@ static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uin
  */
 static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *p)
 {
-	uint64_t most = rn->m.bytes / rn->m.page_bytes;
 	int st;
 
 	while ((st = mp_evset_prefix(e, rn->x, pool, lv->n, p)) == 0 && !e->late &&
-	       lv->pages < most) {
-		lv->pages = 2 * lv->pages < most ? 2 * lv->pages : most;
+	       lv->pages < arena_pages(rn)) {
+		more_pages(rn, lv, 2);
 		if (pool_of(rn, lv) < 0)
 			return -1;
 	}
@@ -661,11 +677,8 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 			    uint64_t o)
 {
 	uint64_t step = EVSET_SCREEN_LOOK * EVSET_SCREEN_BATCH, found = 0;
-	struct mp_evset t = *e;
+	struct mp_evset t = mp_evset_tail_moved(e, o, moved_tail);
 
-	for (uint64_t i = 0; i < e->ntail; i++)
-		moved_tail[i] = e->tail[i] + o;
-	t.tail = moved_tail;
 	for (uint64_t i = 0; i < lv->n; i++)
 		moved[i] = pool[i] + o;
 	for (uint64_t at = 0; at < lv->n; at += step) {
@@ -698,8 +711,9 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
  * class: its L2's bits 10 and 11) spreads one offset's lines over that
  * many times the sets, and lets that many offsets share each.  Then the
  * sets are the classes at one offset x the offsets in a page / those
- * sharing, not the classes x the offsets.  An offset shares where one of
- * its lines is congruent with the victim (offset_congruent).  Not the
+ * sharing, not the classes x the offsets.  An offset shares where
+ * EVSET_SHARE_LINES of its lines are congruent with the victim
+ * (offset_congruent).  Not the
  * pool moved there evicting the victim: a next-line prefetcher fetches
  * its lines' neighbours, and on that guest the pool moved 960, 1984 or
  * 3008 bytes evicted the victim as the pool moved 1024, 2048, 3072 did,
@@ -760,9 +774,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 		return lv->why = "its line, which its offsets sharing a set are found by, was not measured", 0;
 	if (!lv->within && sharing_offsets(rn, e, lv) < 0)
 		return -1;
-	lv->pages *= lv->sharing;
-	lv->pages = lv->pages < rn->m.bytes / rn->m.page_bytes ? lv->pages :
-		    rn->m.bytes / rn->m.page_bytes;
+	more_pages(rn, lv, lv->sharing);
 	if (count(rn, e, lv, lv->tailed ? &seed : NULL, &k) < 0)
 		return -1;
 	if (!k.complete && !lv->tailed && count(rn, e, lv, &seed, &k) < 0)
@@ -1279,7 +1291,7 @@ static uint64_t pool_pages(const struct run *rn, int32_t level, uint64_t effecti
 static bool level_of(struct run *rn, int32_t level, struct level *lv)
 {
 	const struct mp_cache *rec = level_rec(rn->c->r, level);
-	uint64_t pages = rn->m.bytes / rn->m.page_bytes;
+	uint64_t pages = arena_pages(rn);
 
 	if (!rec || rec->effective_size_bytes <= 0 || mp_is_na(rec->latency_ns))
 		return false;

@@ -382,15 +382,22 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
  * set still evicts the victim's line at this level, and with it the moved
  * victim when that lies in the same line.
  */
+struct mp_evset mp_evset_tail_moved(const struct mp_evset *e, uint64_t d, uint64_t *buf)
+{
+	struct mp_evset m = *e;
+
+	for (uint64_t i = 0; i < e->ntail; i++)
+		buf[i] = e->tail[i] + d;
+	m.tail = buf;
+	return m;
+}
+
 static int evicts_moved(struct mp_evset *e, uint64_t victim, uint64_t d, const uint64_t *set,
 			uint64_t n)
 {
 	static uint64_t moved[MP_EVSET_MAX_POOL];
-	struct mp_evset m = *e;
+	struct mp_evset m = mp_evset_tail_moved(e, d, moved);
 
-	for (uint64_t i = 0; i < e->ntail; i++)
-		moved[i] = e->tail[i] + d;
-	m.tail = moved;
 	return mp_evset_evicts(&m, victim + d, set, n);
 }
 
