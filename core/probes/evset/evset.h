@@ -154,7 +154,7 @@ struct mp_evset_classes {
 	uint64_t count;         /* classes found */
 	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
-	uint64_t same, other;   /* classes counted whose minimal set has `ways` lines, and not */
+	uint64_t same, other;   /* classes counted, the seed's not, whose minimal set has `ways` lines, and not */
 	uint64_t larger;        /* sets set aside as larger than a class's */
 	const char *why;        /* incomplete: why */
 };
@@ -183,7 +183,7 @@ struct mp_evset_seed {
  * only which candidates it evicts counts, so long as it holds fewer than
  * `ways` lines more (else they may be another class's whole set).  A
  * victim whose class is not found (that, too few candidates left, or the
- * reductions lost) is set aside, four at most, and must in the end be
+ * reductions lost) is set aside, sixteen at most, and must in the end be
  * evicted by a class counted; else the count stops.  A set that evicts
  * the victim of a class counted before is that class again, not counted
  * twice.  With a seed (NULL: none), its class is counted first and the
