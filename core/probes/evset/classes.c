@@ -142,8 +142,8 @@ static int kept_evict(struct mp_evset *e, uint64_t i, uint64_t x)
 
 /*
  * Is x's set class i's, asked both ways: 1 yes, 0 no, 2 the two ways
- * disagree (or, with a tail holding class i's lines, only one is asked),
- * -1 a run failed.
+ * disagree; where one way cannot be asked (the tail holds class i's
+ * lines, or none were kept), the other's answer.  -1 a run failed.
  */
 static int same_class(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m, uint64_t i)
 {
@@ -151,8 +151,10 @@ static int same_class(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_
 
 	if (fwd < 0 || back < 0)
 		return -1;
-	if (fwd == UNTESTED || back == UNTESTED)
-		return fwd == UNTESTED ? (back == UNTESTED ? 0 : back) : fwd;
+	if (fwd == UNTESTED)
+		return back == UNTESTED ? 0 : back;
+	if (back == UNTESTED)
+		return fwd;
 	return fwd == back ? fwd : 2;
 }
 
@@ -176,18 +178,18 @@ static int control(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t i
 /*
  * Is the minimal set (of victim x) another class's?  Class i's when it
  * evicts i's victim and i's kept lines evict x, each in most of three
- * tests, then does not evict another class's victim (control), and then
- * the two ways say so again: a moment that evicts every victim must not
- * cover the first asking and end just before the control (asked again
- * where the ways disagreed, a neighbour filling the simulated Core i7's L2
- * in bursts lost a class so: 224K for 256K).  Asked
- * one way only, one busy moment of this project's AMD EPYC guest called a
- * new class one counted before, and its candidates left with it: a count
- * of its L2's 64 classes ended complete at 63 (1008K).  Where the tail
- * holds lines of class i (the first classes of a tailed count), which may
- * evict its victim alone, only i's lines are tried on x.  1 seen, 0 a new
- * class, 2 not told (the ways disagree, or the control is evicted too),
- * -1 failed.
+ * tests, then it does not evict another class's victim (control), and
+ * then the two ways say so again.  Asked one way only, one busy moment of
+ * this project's AMD EPYC guest called a new class one counted before,
+ * and its candidates left with it: a count of its L2's 64 classes ended
+ * complete at 63 (1008K).  Asked again after the control, a moment that
+ * evicts every victim cannot cover the first asking and end just before
+ * the control (asking again wherever the ways disagreed let a neighbour
+ * filling the simulated Core i7's L2 in bursts lose a class so: 224K for
+ * 256K).  Where the tail holds lines of class i (the first classes of a
+ * tailed count), which may evict its victim alone, only i's lines are
+ * tried on x.  1 seen, 0 a new class, 2 not told (the ways disagree, or
+ * the control is evicted too), -1 failed.
  */
 static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 		uint64_t counted)

@@ -1218,12 +1218,11 @@ static int measure(struct run *rn, struct level *lv)
 {
 	const struct level start = *lv;
 	uint64_t t0 = mp_now(rn->c->p);
+	bool movable = !rn->up.m;   /* no level above was measured with this victim */
 
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
 	for (unsigned tried = 1; ; tried++) {
-		bool movable = !rn->up.m;
-
 		if (measure_with(rn, lv) < 0)
 			return -1;
 		if (lv->ways || !movable || !another_victim(rn, lv, tried, t0))
