@@ -78,7 +78,7 @@ struct level {
 	bool within;            /* the pool holds only lines congruent with the victim above */
 	bool tailed;            /* its sets are found only with a tail (a victim level) */
 	bool inpage;            /* its tail lies beside the victim in the pages (inpage_tail) */
-	bool doubt;             /* the count found sets of another size than the ways, or alone */
+	bool doubt;             /* the count found sets of another size than the ways */
 	bool alone;             /* no second class bore the ways out: they rest on the victim's set */
 	uint64_t ways, line, size, classes;
 	uint64_t sharing;       /* line offsets in a page whose lines share the victim's sets */
@@ -536,7 +536,7 @@ static int corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uin
 	if (st < 0)
 		return -1;
 	if (st != 1) {
-		lv->alone = lv->doubt = true;   /* tested over time instead (still_evicts) */
+		lv->alone = true;       /* tested over time instead (still_evicts) */
 		return 1;
 	}
 	pool_without(lv, tail2, e2.ntail);      /* a tail is disjoint from every set */
@@ -1020,6 +1020,7 @@ static int not_held(struct level *lv, const char *why)
 {
 	lv->ways = lv->size = lv->line = lv->classes = 0;
 	lv->sharing = 1;
+	lv->alone = false;
 	lv->why = why;
 	return 0;
 }
@@ -1110,14 +1111,14 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
 
 /*
  * Does the victim's set still evict it?  Tested once, or where the count
- * found sets of another size or the ways rest on that set alone (lv->doubt),
+ * found sets of another size or the ways rest on that set alone,
  * EVSET_HOLD_TRIES times EVSET_HOLD_REST_US
  * apart, so that a thread that held ways meanwhile may have gone.  1, 0,
  * -1 a run failed.
  */
 static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
 {
-	unsigned tries = lv->doubt ? EVSET_HOLD_TRIES : 1;
+	unsigned tries = lv->doubt || lv->alone ? EVSET_HOLD_TRIES : 1;
 
 	for (unsigned i = 0; i < tries; i++) {
 		int held;
@@ -1194,9 +1195,10 @@ static int measure_with(struct run *rn, struct level *lv)
  * keeps busy (our own page walks' lines, a host's thread) fails every
  * round alike, as every round takes the same victim.  On this project's
  * AMD EPYC guest 2 full-profile runs of 6 lost the L2 so, in 0.03 and 0.2
- * s.  A note says why the victim before was lost.  True when taken.
+ * s.  A note says why the victim before was lost.  1 taken, 0 not, -1 a
+ * run failed.
  */
-static bool another_victim(struct run *rn, const struct level *lv, unsigned tried, uint64_t t0)
+static int another_victim(struct run *rn, const struct level *lv, unsigned tried, uint64_t t0)
 {
 	struct mp_evset e = { .c = rn->c, .base = rn->m.base };
 	char text[MP_TEXT_LEN];
@@ -1204,13 +1206,13 @@ static bool another_victim(struct run *rn, const struct level *lv, unsigned trie
 
 	if (tried >= EVSET_VICTIMS || rn->x < rn->m.page_bytes ||
 	    mp_seconds_since(rn->c->p, t0) > EVSET_QUICK_LOSS * level_seconds[rn->c->cfg->profile])
-		return false;
+		return 0;
 	mp_buf_init(&b, text, sizeof(text));
 	mp_buf_printf(&b, "evset: L%d: victim %llu not measured (%s): another taken",
 		      (int)lv->level, (unsigned long long)tried, lv->why);
 	mp_result_add_note(rn->c->r, text);
 	rn->x -= rn->m.page_bytes;
-	return mp_evset_hit(&e, rn->x, &rn->hit) == 0;
+	return mp_evset_hit(&e, rn->x, &rn->hit) < 0 ? -1 : 1;
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
@@ -1223,10 +1225,14 @@ static int measure(struct run *rn, struct level *lv)
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
 	for (unsigned tried = 1; ; tried++) {
+		int moved;
+
 		if (measure_with(rn, lv) < 0)
 			return -1;
-		if (lv->ways || !movable || !another_victim(rn, lv, tried, t0))
+		if (lv->ways || !movable || (moved = another_victim(rn, lv, tried, t0)) == 0)
 			return 0;
+		if (moved < 0)
+			return -1;
 		*lv = start;
 	}
 }
