@@ -17,6 +17,7 @@ struct mp_ctx {
 	const struct mp_config *cfg;
 	struct mp_result *r;
 	struct mp_probe *self;       /* this probe's record: status and message */
+	unsigned round;              /* which of its rounds this run is, 0 the first (core/rounds.c) */
 };
 
 typedef void (*mp_probe_fn)(struct mp_ctx *ctx);

@@ -284,7 +284,7 @@ static void run_round(struct mp_platform *p, const struct mp_config *cfg,
 		      const struct mp_probe_def *def, int32_t self, unsigned i)
 {
 	struct mp_result *r = &rounds[i];
-	struct mp_ctx ctx = { .p = p, .cfg = cfg, .r = r, .self = &r->probes[self] };
+	struct mp_ctx ctx = { .p = p, .cfg = cfg, .r = r, .self = &r->probes[self], .round = i };
 
 	mp_memcpy(r, &before, sizeof(*r));
 	def->run(&ctx);

@@ -286,6 +286,12 @@ static int stop(struct mp_evset_classes *out, const char *why)
 	return 0;
 }
 
+static int stop_late(struct mp_evset_classes *out, const char *why)
+{
+	out->late = true;
+	return stop(out, why);
+}
+
 /*
  * A candidate the rest of the pool does not evict: a straggler of a class
  * counted (its kept lines evict it; the removal test missed it once), or a class
@@ -421,7 +427,7 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	if (st == 0)
 		return set_aside(out, x, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
-		return stop(out, "the time bound passed before every class was found");
+		return stop_late(out, "the time bound passed before every class was found");
 	if (st == 3)
 		return set_aside(out, x, "a class's reductions all lost the eviction (a noisy host)");
 	if (too_large(e, m, out->ways)) {
@@ -532,9 +538,9 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 		if ((st = next_class(e, pool, &n, out)) <= 0)
 			return st;
 		if (e->late && n > 0)
-			return stop(out, "the time bound passed before every class was found");
+			return stop_late(out, "the time bound passed before every class was found");
 		if (too_slow(e, out, &p, n))
-			return stop(out, "the time bound would pass before every class was found, "
+			return stop_late(out, "the time bound would pass before every class was found, "
 					 "at the pace of the classes counted");
 	}
 	if ((st = aside_counted(e, out)) <= 0)
