@@ -640,10 +640,6 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
 	lv->classes = k->count * rn->up.classes;
 	if (!k->complete)
 		return lv->why = k->why, 0;
-	if (!rn->up.classes)
-		return lv->why = "the level above's classes were not counted", 0;
-	if (rn->up.sharing > 1)
-		return lv->why = "the level above's sets take lines of several page offsets", 0;
 	lv->size = lv->classes * rn->m.page_bytes * lv->ways;
 	return 0;
 }
@@ -785,6 +781,25 @@ static int size_of(struct run *rn, struct level *lv)
 }
 
 /*
+ * Why the level's classes are not counted, as no size could follow from
+ * them (a count within the class above takes that level's classes), or
+ * NULL.
+ */
+static const char *not_counted(const struct run *rn, const struct level *lv)
+{
+	if (ran_out[lv->level])
+		return "its count of classes ran out of time in an earlier round "
+		       "(the full profile gives it longer)";
+	if (!lv->within)
+		return lv->line ? NULL : "its line, which its offsets sharing a set are found by, "
+					 "was not measured";
+	if (!rn->up.classes)
+		return "the level above's classes were not counted";
+	return rn->up.sharing > 1 ? "the level above's sets take lines of several page offsets" :
+				    NULL;
+}
+
+/*
  * The classes among the lines of one page offset (counted with a pool
  * as many times larger as offsets share a set: that many times the
  * classes), where the way is at least a page (the victim half a page on
@@ -800,15 +815,13 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 	struct mp_evset_seed seed = { .x = rn->x, .set = set, .m = lv->ways };
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
+	const char *why;
 
 	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
 		return ev < 0 ? -1 : (lv->why = "its way is smaller than a page: size", 0);
-	if (ran_out[lv->level])
-		return lv->why = "its count of classes ran out of time in an earlier round "
-				 "(the full profile gives it longer)", 0;
-	if (!lv->within && !lv->line)
-		return lv->why = "its line, which its offsets sharing a set are found by, was not measured", 0;
+	if ((why = not_counted(rn, lv)) != NULL)
+		return lv->why = why, 0;
 	if (!lv->within && sharing_offsets(rn, e, lv) < 0)
 		return -1;
 	more_pages(rn, lv, lv->sharing);
