@@ -80,7 +80,7 @@ static void one(const char *path, int rough)
 	if (!has_ops(&s.model)) {
 		self = mp_result_add_probe(&s.r, "cpu");
 		self->status = MP_PROBE_OK;
-		mp_probe_cpu(&(struct mp_ctx){ s.p, &s.cfg, &s.r, self });
+		mp_probe_cpu(&(struct mp_ctx){ .p = s.p, .cfg = &s.cfg, .r = &s.r, .self = self });
 		CHECK(self->status == MP_PROBE_UNSUPPORTED, "%s: no op lines: cpu unsupported (%s)",
 		      s.name, self->message);
 	} else {
