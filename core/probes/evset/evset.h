@@ -112,6 +112,13 @@ int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set,
 int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
+ * Does the set short of some one line evict the victim in any of `tests`
+ * tests of each line left out?  1, 0, -1 failed.
+ */
+int mp_evset_short_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+			  unsigned tests);
+
+/*
  * Reduce a set that evicts the victim to a minimal one, in place; its
  * size in *n.  0 when done, 1 when the deadline passed first, 2 when the
  * set stopped evicting the victim and no group dropped could be put back

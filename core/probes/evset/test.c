@@ -326,6 +326,22 @@ int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, 
 	return unneeded;
 }
 
+int mp_evset_short_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+			  unsigned tests)
+{
+	for (uint64_t j = 0; j < n; j++) {
+		uint64_t k = without(set, n, j, j + 1);
+
+		for (unsigned t = 0; t < tests; t++) {
+			int ev = mp_evset_evicts(e, victim, rest, k);
+
+			if (ev != 0)
+				return ev;
+		}
+	}
+	return 0;
+}
+
 /*
  * Where no group can be dropped, does the set still evict (either of two
  * tests: a true set's test fails now and then)?  If not, a group dropped
