@@ -48,7 +48,9 @@
 #define EVSET_ATTEMPTS 3u
 /*
  * Tests of the victim's set short of each line, none of which may evict
- * it, and the passes over the set in each (borne_out).
+ * it, and the passes over the set in each: more misses, so that a
+ * replacement that spares the victim now and then has more chances to
+ * take it (borne_out).
  */
 #define EVSET_SHORT_TESTS 8u
 #define EVSET_SHORT_PASSES 8u
