@@ -442,7 +442,7 @@ static int moved_evictions(struct mp_evset *e, uint64_t victim, uint64_t d, cons
  * line (the simulated Alder Lake's L2 gave 16 bytes for 64 so).  A
  * distance evicted in one test of three tells neither: the line is not
  * measured (this project's AMD EPYC guest's L3, whose set spares the
- * victim now and then, gave 32 bytes for 64 in 2 rounds of some 25 where
+ * victim now and then, gave 32 bytes for 64 in 2 rounds of some 50 where
  * one test of three sufficed).
  */
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
