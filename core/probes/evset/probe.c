@@ -181,18 +181,23 @@ static uint64_t arena_pages(const struct run *rn)
 	return rn->m.bytes / rn->m.page_bytes;
 }
 
-/*
- * The level's pool taken from `times` times the pages, as far as the
- * largest level's usual pool goes (or its own, where it grew past that),
- * and the arena: did it grow?
- */
-static bool more_pages(const struct run *rn, struct level *lv, uint64_t times)
+/* The level's pool taken from `times` times the pages, up to `most` and the arena: did it grow? */
+static bool pages_times(const struct run *rn, struct level *lv, uint64_t times, uint64_t most)
 {
-	uint64_t most = lv->pages > rn->usual ? lv->pages : rn->usual, was = lv->pages;
+	uint64_t was = lv->pages;
 
 	most = most < arena_pages(rn) ? most : arena_pages(rn);
 	lv->pages = lv->pages * times < most ? lv->pages * times : most;
 	return lv->pages > was;
+}
+
+/*
+ * The level's pool taken from `times` times the pages, as far as the
+ * largest level's usual pool goes (or its own, where it grew past that).
+ */
+static bool more_pages(const struct run *rn, struct level *lv, uint64_t times)
+{
+	return pages_times(rn, lv, times, lv->pages > rn->usual ? lv->pages : rn->usual);
 }
 
 /* The first n pages' lines, shuffled, without the victim and the level above's lines. */
@@ -1032,6 +1037,8 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
 	return 0;
 }
 
+static const char no_slower[] = "the victim loads no slower after the whole pool";
+
 /*
  * The threshold from the victim itself: its least time once out of the
  * levels above only (time_above), and once out of this level too (after
@@ -1043,8 +1050,6 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
  * tries a test takes (fit_trials).  0 (lv->why when the two times are
  * not apart), -1 failed.
  */
-static const char no_slower[] = "the victim loads no slower after the whole pool";
-
 static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 {
 	uint64_t in, most, out;
@@ -1152,12 +1157,8 @@ static bool inpage_tail(struct run *rn, struct level *lv, struct mp_evset *e)
 /* The level's pool taken from twice the pages, as the arena and its time allow: did it grow? */
 static bool double_pool(const struct run *rn, struct level *lv, const struct mp_evset *e)
 {
-	uint64_t most = arena_pages(rn), was = lv->pages;
-
-	if (!pool_grows[rn->c->cfg->profile] || mp_now(rn->c->p) >= e->deadline)
-		return false;
-	lv->pages = 2 * lv->pages < most ? 2 * lv->pages : most;
-	return lv->pages > was;
+	return pool_grows[rn->c->cfg->profile] && mp_now(rn->c->p) < e->deadline &&
+	       pages_times(rn, lv, 2, arena_pages(rn));
 }
 
 /*
@@ -1565,27 +1566,12 @@ static bool contiguous(struct mp_ctx *c)
 }
 
 /*
- * The memory pools are taken from: the arena, as far as the pool's table
- * goes.  Most levels' pools stay within the largest level's by effective
- * capacity (usual_pages); a level whose whole pool does not evict its
- * victim takes more (calibrated): on this project's AMD EPYC guest the
- * L3, of which "levels" sees 8 to 16M of 32M, took 24576 to 65536 pages.
+ * Bytes of the largest level's pool by its effective capacity, reckoned
+ * in 4K pages, and a page for the victim (the last of them).
  */
-static uint64_t pool_bytes(const struct mp_ctx *c)
+static uint64_t usual_bytes(const struct run *rn)
 {
-	uint64_t cap = (uint64_t)MP_EVSET_MAX_POOL * MP_PAGE_BYTES_4K;
-
-	return c->cfg->arena_bytes < cap ? c->cfg->arena_bytes : cap;
-}
-
-/*
- * Pages of the largest level's pool by its effective capacity, reckoned
- * in 4K pages, and one for the victim (the last of them), as far as the
- * arena goes.
- */
-static uint64_t usual_pages(const struct run *rn)
-{
-	uint64_t most = 0, page = rn->m.page_bytes, pages;
+	uint64_t most = 0;
 
 	for (int32_t i = 2; i <= MP_MAX_CACHES; i++) {
 		const struct mp_cache *rec = level_rec(rn->c->r, i);
@@ -1594,7 +1580,29 @@ static uint64_t usual_pages(const struct run *rn)
 
 		most = n > most ? n : most;
 	}
-	pages = ((most + 1) * MP_PAGE_BYTES_4K + page - 1) / page;
+	return (most + 1) * MP_PAGE_BYTES_4K;
+}
+
+/*
+ * The memory pools are taken from, as far as the arena and the pool's
+ * table go: the usual pools (usual_bytes), or where a pool may grow past
+ * them (calibrated) all of it: on this project's AMD EPYC guest the L3,
+ * of which "levels" sees 8 to 16M of 32M, took 24576 to 65536 pages.
+ */
+static uint64_t pool_bytes(const struct mp_ctx *c, const struct run *rn)
+{
+	uint64_t cap = (uint64_t)MP_EVSET_MAX_POOL * MP_PAGE_BYTES_4K, want;
+
+	cap = c->cfg->arena_bytes < cap ? c->cfg->arena_bytes : cap;
+	want = pool_grows[c->cfg->profile] ? cap : usual_bytes(rn);
+	return want < cap ? want : cap;
+}
+
+/* Pages of the usual pools, the victim's included, as far as the arena goes. */
+static uint64_t usual_pages(const struct run *rn)
+{
+	uint64_t page = rn->m.page_bytes, pages = (usual_bytes(rn) + page - 1) / page;
+
 	return pages < arena_pages(rn) ? pages : arena_pages(rn);
 }
 
@@ -1623,7 +1631,7 @@ void mp_probe_evset(struct mp_ctx *c)
 	if (!level_rec(c->r, 2) || mp_is_na(level_rec(c->r, 2)->latency_ns))
 		return mp_probe_unsupported(c, "needs the levels' latencies (probe levels)");
 	rn.contiguous = contiguous(c);
-	if (mp_probe_alloc(c, pool_bytes(c), MP_PAGE_4K, &rn.m) != MP_OK)
+	if (mp_probe_alloc(c, pool_bytes(c, &rn), MP_PAGE_4K, &rn.m) != MP_OK)
 		return;
 	rn.usual = usual_pages(&rn);
 	rn.x = (rn.usual - 1) * rn.m.page_bytes;
