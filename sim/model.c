@@ -65,6 +65,7 @@ struct word {
 
 static const struct word repl_words[] = { { "lru", MP_REPL_LRU }, { "plru", MP_REPL_PLRU },
 					  { "fifo", MP_REPL_FIFO }, { "random", MP_REPL_RANDOM },
+					  { "bimodal", MP_REPL_BIMODAL },
 					  { NULL, 0 } };
 static const struct word write_words[] = { { "allocate", 1 }, { "no-allocate", 0 }, { NULL, 0 } };
 static const struct word incl_words[] = { { "inclusive", MP_INCL_INCLUSIVE },

@@ -7,7 +7,10 @@
  * another.  A set is one row: its keys, then its replacement state (stamps
  * or tree bits), so a lookup and its update touch neighbouring host lines.
  *
- * Replacement: lru keeps a use stamp per way; fifo a fill stamp; plru a
+ * Replacement: lru keeps a use stamp per way; fifo a fill stamp; bimodal is
+ * lru whose fill takes the lowest stamp a line can have one time in
+ * SIM_BIMODAL_LOW (Qureshi et al.'s bimodal insertion, ISCA 2007, mostly at
+ * the MRU end), so the next fill of its set replaces it; plru a
  * binary tree of (leaves rounded up to a power of two) - 1 bits per set,
  * each pointing at the half to replace next, where a victim walk never
  * enters a half holding no real way (a tree of up to 64 leaves is touched
@@ -88,7 +91,7 @@ static int alloc_state(struct sim_sets *a, bool with_aux)
 		return -1;
 	if (with_aux && !(a->aux = sim_zalloc(words * sizeof(*a->aux))))
 		return -1;
-	if (a->repl == MP_REPL_LRU || a->repl == MP_REPL_FIFO)
+	if (a->repl == MP_REPL_LRU || a->repl == MP_REPL_FIFO || a->repl == MP_REPL_BIMODAL)
 		a->stamp = a->key + a->ways;
 	if (a->repl == MP_REPL_PLRU)
 		a->plru = a->key + a->ways;
@@ -108,6 +111,7 @@ static uint64_t state_words(const struct sim_sets *a)
 	switch (a->repl) {
 	case MP_REPL_LRU:
 	case MP_REPL_FIFO:
+	case MP_REPL_BIMODAL:
 		return a->ways;
 	case MP_REPL_PLRU:
 		return a->plru_words;
@@ -246,6 +250,15 @@ uint64_t sim_sets_peek(const struct sim_sets *a, uint64_t set)
 	return row[plru_victim(a, set)];
 }
 
+/* A fill's stamp: the next use's, or for bimodal now and then the lowest a
+ * line can have (empty ways have 0). */
+static uint64_t fill_stamp(struct sim_sets *a)
+{
+	if (a->repl == MP_REPL_BIMODAL && sim_below(&a->rng, SIM_BIMODAL_LOW) == 0)
+		return 1;
+	return ++a->clock;
+}
+
 uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t ikey,
 		       uint64_t aux)
 {
@@ -257,7 +270,7 @@ uint64_t sim_sets_fill(struct sim_sets *a, uint64_t set, uint64_t key, uint64_t 
 	if (a->aux)
 		a->aux[i] = aux;
 	if (a->stamp)
-		a->stamp[i] = ++a->clock;
+		a->stamp[i] = fill_stamp(a);
 	else if (a->plru)
 		sim_sets_touch(a, set * a->stride, i);
 	a->hint[ikey & a->hint_mask] = (uint32_t)i;

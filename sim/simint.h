@@ -30,6 +30,7 @@
 #define SIM_MAX_PAGES MP_SIM_MAX_PAGE_SIZES
 #define SIM_MAX_REGIONS 512
 #define SIM_HINT_MAX 4096      /* entry-predictor slots per array */
+#define SIM_BIMODAL_LOW 32     /* bimodal: one fill in this many goes to the lru end */
 
 #define sim_likely(x) __builtin_expect(!!(x), 1)
 #define sim_unlikely(x) __builtin_expect(!!(x), 0)
@@ -189,7 +190,7 @@ static inline int64_t sim_sets_find(struct sim_sets *a, uint64_t first, uint64_t
 /* A use of entry, in the set whose row starts at `first`. */
 static inline void sim_sets_touch(struct sim_sets *a, uint64_t first, uint64_t entry)
 {
-	if (a->repl == MP_REPL_LRU) {
+	if (a->repl == MP_REPL_LRU || a->repl == MP_REPL_BIMODAL) {
 		a->stamp[entry] = ++a->clock;
 	} else if (a->repl == MP_REPL_PLRU) {
 		uint32_t way = (uint32_t)(entry - first);

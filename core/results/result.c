@@ -218,7 +218,8 @@ const char *mp_inclusion_name(enum mp_inclusion i)
 
 const char *mp_replacement_name(enum mp_replacement r)
 {
-	static const char *const names[] = { "lru", "plru", "fifo", "random", "lru-like" };
+	static const char *const names[] = { "lru", "plru", "fifo", "random", "lru-like",
+						     "bimodal" };
 
 	return name_of(names, MP_COUNT_OF(names), r);
 }

@@ -58,6 +58,7 @@ enum mp_replacement {
 	MP_REPL_FIFO,
 	MP_REPL_RANDOM,
 	MP_REPL_LRU_LIKE, /* repeatable, but not told apart further */
+	MP_REPL_BIMODAL,  /* simulator only: lru whose fills now and then go to the lru end */
 };
 
 enum mp_method {

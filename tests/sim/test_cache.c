@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulator's caches against hand-worked access sequences: the four
- * replacement policies, inclusion, exclusion, no-write-allocate, set
- * mapping at 3, 12-set and 24 ways, and physical indexing over scattered
- * frames.  Lines are named A, B, C...: line i of a region at BASE.
+ * replacement policies and bimodal insertion, inclusion, exclusion,
+ * no-write-allocate, set mapping at 3, 12-set and 24 ways, and physical
+ * indexing over scattered frames.  Lines are named A, B, C...: line i of a region at BASE.
  */
 #include <stdlib.h>
 
@@ -91,6 +91,45 @@ static void test_random_seed(void)
 	mp_sim_free(s1);
 	mp_sim_free(s2);
 	mp_sim_free(s3);
+}
+
+/*
+ * Bimodal: LRU whose fill goes to the LRU end one time in 32.  One set of
+ * two ways; a trial loads x, two new lines, then x again.  Under LRU the
+ * second new line always evicts x; under bimodal x is spared where the
+ * first new line went to the LRU end (and x did not): about 3% of trials.
+ */
+static uint64_t spared(const char *policy, uint64_t trials)
+{
+	char text[160];
+	uint64_t hits = 0;
+	struct mp_sim *s;
+
+	snprintf(text, sizeof(text),
+		 "cache L1D size=128 line=64 ways=2 latency=1 replacement=%s seed=5\n"
+		 "memory latency=100\n", policy);
+	if (!(s = build(text)))
+		return UINT64_MAX;
+	for (uint64_t i = 0; i < trials; i++) {
+		uint64_t x = BASE + 3 * i * 64;
+
+		mp_sim_access(s, x, MP_SIM_LOAD);
+		mp_sim_access(s, x + 64, MP_SIM_LOAD);
+		mp_sim_access(s, x + 128, MP_SIM_LOAD);
+		hits += mp_sim_access(s, x, MP_SIM_LOAD) == 1;
+	}
+	mp_sim_free(s);
+	return hits;
+}
+
+static void test_bimodal(void)
+{
+	uint64_t lru = spared("lru", 2048), bimodal = spared("bimodal", 2048);
+
+	CHECK(lru == 0, "lru: the victim never spared (%llu of 2048)", (unsigned long long)lru);
+	CHECK(bimodal >= 2048 / 64 && bimodal <= 2048 / 16,
+	      "bimodal: the victim spared in about 1 trial of 32 (%llu of 2048)",
+	      (unsigned long long)bimodal);
 }
 
 /*
@@ -381,6 +420,7 @@ int main(void)
 {
 	test_replacement();
 	test_random_seed();
+	test_bimodal();
 	test_plru_three_ways();
 	test_inclusive();
 	test_exclusive();

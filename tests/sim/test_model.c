@@ -252,7 +252,7 @@ static const struct {
 	{ "cache L1D size=32K line=64 ways=8 latency\n",
 	  "test.model:1: cache L1D: expected key=value, got 'latency'" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4 replacement=mru\n",
-	  "test.model:1: cache L1D: bad replacement 'mru' (want one of lru, plru, fifo, random)" },
+	  "test.model:1: cache L1D: bad replacement 'mru' (want one of lru, plru, fifo, random, bimodal)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\n"
 	  "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n",
 	  "test.model:2: cache L1D is defined twice" },
