@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The victim's set short of a line (mp_evset_short_evicts, core/probes/
+ * The victim's set short of a line (mp_evset_short_evictions, core/probes/
  * evset/test.c; "Ways borne out" in docs/algorithms.md), on a simulated
  * LRU L1 of 4 ways of 4K, where lines a page apart share a set: fewer
  * lines than the ways never evict the victim, so the set of its ways short
  * of any one line evicts it in no test, while a set of a line more than
- * the ways short of one line still evicts it.
+ * the ways short of one line evicts it in every test (the tests stop once
+ * one reaches enough).
  */
 #include "core/probes/evset/evset.h"
 #include "tests/probes/probe_sim.h"
@@ -41,10 +42,12 @@ int main(void)
 	e.slow = (uint64_t)hit + 48;    /* halfway from the L1's 4 cycles to memory's 100 */
 	CHECK(mp_evset_evicts(&e, 0, lines, 4) == 1, "the set of the 4 ways evicts the victim");
 	CHECK(mp_evset_evicts(&e, 0, lines, 3) == 0, "3 lines do not");
-	CHECK(mp_evset_short_evicts(&e, 0, lines, 4, TESTS) == 0,
+	CHECK(mp_evset_short_evictions(&e, 0, lines, 4, TESTS, TESTS) == 0,
 	      "the set of the ways short of any line evicts the victim in no test");
-	CHECK(mp_evset_short_evicts(&e, 0, lines, 5, TESTS) == 1,
-	      "a set of a line more than the ways, short of one line, still evicts it");
+	CHECK(mp_evset_short_evictions(&e, 0, lines, 5, TESTS, TESTS) == TESTS,
+	      "a set of a line more than the ways, short of one line, evicts it in every test");
+	CHECK(mp_evset_short_evictions(&e, 0, lines, 5, TESTS, 2) == 2,
+	      "the tests stop once one line left out reaches enough");
 	s.p->ops->mem_free(s.p, &m);
 	ps_close(&s);
 	return check_done();

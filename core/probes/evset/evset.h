@@ -112,11 +112,12 @@ int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set,
 int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
- * Does the set short of some one line evict the victim in any of `tests`
- * tests of each line left out?  1, 0, -1 failed.
+ * In how many of `tests` tests at most does the set short of one line
+ * evict the victim, each line left out in turn?  It stops once one
+ * reaches `enough`; -1 failed.
  */
-int mp_evset_short_evicts(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
-			  unsigned tests);
+int mp_evset_short_evictions(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+			     unsigned tests, unsigned enough);
 
 /*
  * Reduce a set that evicts the victim to a minimal one, in place; its
