@@ -219,7 +219,7 @@ const char *mp_inclusion_name(enum mp_inclusion i)
 const char *mp_replacement_name(enum mp_replacement r)
 {
 	static const char *const names[] = { "lru", "plru", "fifo", "random", "lru-like",
-						     "bimodal" };
+					     "bimodal" };
 
 	return name_of(names, MP_COUNT_OF(names), r);
 }

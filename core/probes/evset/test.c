@@ -464,11 +464,11 @@ static int out_of_line(const struct mp_evset *e, uint64_t victim, uint64_t d, co
  * The first distance d at which the set evicts the moved victim in none of
  * three tests (and out_of_line) is the line, only where the one before it
  * (d / 2; the victim itself before 16) is still evicted in most of three
- * when tested again: a set that stopped evicting its own victim meanwhile (a thread
- * sharing the level touching the set under tree-PLRU) says nothing of the
- * line (the simulated Alder Lake's L2 gave 16 bytes for 64 so).  A
- * distance evicted in one test of three tells neither: the line is not
- * measured (this project's AMD EPYC guest's L3, whose set spares the
+ * when tested again: a set that stopped evicting its own victim meanwhile
+ * (a thread sharing the level touching the set under tree-PLRU) says
+ * nothing of the line (the simulated Alder Lake's L2 gave 16 bytes for 64
+ * so).  A distance evicted in one test of three tells neither: the line is
+ * not measured (this project's AMD EPYC guest's L3, whose set spares the
  * victim now and then, gave 32 bytes for 64 in 2 rounds of some 50 where
  * one test of three sufficed).
  */
