@@ -104,7 +104,6 @@ struct level {
 	bool inpage;            /* its tail lies beside the victim in the pages (inpage_tail) */
 	bool doubt;             /* the count found sets of another size than the ways */
 	bool alone;             /* no second class bore the ways out: they rest on the victim's set */
-	bool spared;            /* its set a line short evicted the victim (a_line_short) */
 	uint64_t ways, line, size, classes;
 	uint64_t sharing;       /* line offsets in a page whose lines share the victim's sets */
 	const char *why;        /* what is not measured, and why */
@@ -1152,7 +1151,6 @@ static int a_line_short(struct run *rn, const struct mp_evset *e, struct level *
 		return 0;
 	if (borne && (st = stops_later(rn, e, lv)) != 0)
 		return st < 0 ? -1 : 0;
-	lv->spared = true;
 	return line_only(lv, borne ? "its minimal set a line short evicted the victim in most "
 				     "tests (a replacement that does not always take the oldest "
 				     "line)"
@@ -1335,40 +1333,17 @@ static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_
 	}
 }
 
-/*
- * Where the victim's set a line short evicted it (a replacement that
- * spares the victim now and then: a_line_short), all is looked for again,
- * once, with EVSET_SHORT_PASSES passes a test, which give such a
- * replacement the misses it needs to take the victim: a set of the ways
- * then evicts it in most tests.  From the level as calibrated (*start)
- * and its tester (calib).  0 (lv says what), -1 failed.
- */
-static int more_passes(struct run *rn, struct level *lv, const struct level *start,
-		       struct mp_evset calib, struct mp_evset *kept)
-{
-	*lv = *start;
-	calib.passes = EVSET_SHORT_PASSES;
-	calib.deadline = deadline(rn);
-	if (pool_of(rn, lv) < 0)
-		return -1;
-	return geometry_over_time(rn, lv, &calib, kept);
-}
-
 /* Measure one level with victim rn->x: 0 (lv says what and why), -1 when a run failed. */
 static int measure_with(struct run *rn, struct level *lv)
 {
 	struct mp_evset e, kept;
-	struct level start;
 
 	tester(rn, lv, &e);
 	if (pool_of(rn, lv) < 0 || calibrated(rn, lv, &e) < 0)
 		return -1;
 	if (lv->why)
 		return 0;
-	start = *lv;
 	if (geometry_over_time(rn, lv, &e, &kept) < 0)
-		return -1;
-	if (lv->spared && more_passes(rn, lv, &start, e, &kept) < 0)
 		return -1;
 	keep_upper(rn, &kept, lv);
 	return 0;
