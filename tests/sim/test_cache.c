@@ -3,7 +3,8 @@
  * The simulator's caches against hand-worked access sequences: the four
  * replacement policies and bimodal insertion, inclusion, exclusion,
  * no-write-allocate, set mapping at 3, 12-set and 24 ways, and physical
- * indexing over scattered frames.  Lines are named A, B, C...: line i of a region at BASE.
+ * indexing over scattered frames.  Lines are named A, B, C...: line i of a
+ * region at BASE.
  */
 #include <stdlib.h>
 

@@ -130,9 +130,10 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
 /*
  * The line: the least distance d (a power of two from 16 to 512) such that
  * the victim moved by d (and the tail with it) is evicted by its minimal
- * set in none of three tests, while moved by half as far (not at all, for
- * 16) it still is in most of three; 0 when none is, or a distance is
- * evicted in one test of three.  -1 when a run failed.
+ * set in none of three tests, nor of three more of more passes, while
+ * moved by half as far (not at all, for 16) it still is in most of three;
+ * 0 when none is, or a distance is evicted in one test of three.  -1 when
+ * a run failed.
  */
 int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  uint64_t *line);

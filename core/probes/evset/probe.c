@@ -47,10 +47,9 @@
 #define EVSET_RECHECKS 3u
 #define EVSET_ATTEMPTS 3u
 /*
- * Tests of the victim's set short of each line, none of which may evict
- * it, and the passes over the set in each: more misses, so that a
- * replacement that spares the victim now and then has more chances to
- * take it (borne_out).
+ * Tests of the victim's set short of each line, and the passes over the
+ * set in each: more misses, so that a replacement that spares the victim
+ * now and then has more chances to take it (a_line_short).
  */
 #define EVSET_SHORT_TESTS 8u
 #define EVSET_SHORT_PASSES 8u
@@ -1078,7 +1077,10 @@ static int not_held(struct level *lv, const char *why)
 	return 0;
 }
 
-/* The level's ways and size not believed, its line kept (any set that evicts the victim gives it): 0. */
+/*
+ * The level's ways and size not believed, its line kept (any set that
+ * evicts the victim gives it): 0.
+ */
 static int line_only(struct level *lv, const char *why)
 {
 	uint64_t line = lv->line;
