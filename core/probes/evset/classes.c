@@ -128,7 +128,10 @@ static bool in_tail(const struct mp_evset *e, uint64_t i)
 /* A test that cannot be made (seen): no victim to try, or no lines kept. */
 #define UNTESTED 2
 
-/* Does the set evict class i's victim in most of three tests (UNTESTED: the tail holds its lines)? */
+/*
+ * Does the set evict class i's victim in most of three tests (UNTESTED:
+ * the tail holds its lines)?
+ */
 static int evicts_victim(struct mp_evset *e, uint64_t i, const uint64_t *s, uint64_t m)
 {
 	return in_tail(e, i) ? UNTESTED : mostly(e, victims[i], s, m);
@@ -413,7 +416,10 @@ static bool too_large(const struct mp_evset *e, uint64_t m, uint64_t ways)
 	return e->tail == tail ? m > ways : m >= 2 * ways;
 }
 
-/* One class more: 1 counted or a straggler dropped or set aside, 0 stopped (out->why), -1 failed. */
+/*
+ * One class more: 1 counted or a straggler dropped or set aside, 0
+ * stopped (out->why), -1 failed.
+ */
 static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      struct mp_evset_classes *out)
 {

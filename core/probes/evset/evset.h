@@ -162,10 +162,10 @@ bool mp_evset_member(const uint64_t *set, uint64_t n, uint64_t off);
 /* The congruence classes among a pool's candidates, and how they were counted. */
 struct mp_evset_classes {
 	uint64_t count;         /* classes found */
-	uint64_t ways;          /* the level's ways (a set with as many lines more may merge two classes) */
+	uint64_t ways;          /* the level's ways (a set of as many lines more may merge two) */
 	bool complete;          /* every candidate of the pool belongs to a class found */
 	bool late;              /* stopped by its time bound, passed or foreseen */
-	uint64_t same, other;   /* classes counted, the seed's not, whose minimal set has `ways` lines, and not */
+	uint64_t same, other;   /* classes counted (not the seed's) whose set has `ways` lines, not */
 	uint64_t larger;        /* sets set aside as larger than a class's */
 	const char *why;        /* incomplete: why */
 };

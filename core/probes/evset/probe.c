@@ -23,7 +23,10 @@
  * so that every class has some four times its ways (docs/algorithms.md). */
 #define EVSET_POOL_FACTOR 4u
 #define EVSET_MIN_PAGES 2048u
-/* Passes of tail, set, tail per try (docs/algorithms.md, "The test"), and tries of a victim, per test. */
+/*
+ * Passes of tail, set, tail per try (docs/algorithms.md, "The test"), and
+ * tries of a victim, per test.
+ */
 #define EVSET_PASSES 2u
 #define EVSET_TRIALS 2u
 /*
@@ -613,7 +616,8 @@ static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv,
 
 /*
  * The victim's minimal set with a tail (picked with the shortest prefix
- * of the pool that evicts the victim without one): its ways and line.  0 (what is missing in lv->why), -1 when a run failed.
+ * of the pool that evicts the victim without one): its ways and line.  0
+ * (what is missing in lv->why), -1 when a run failed.
  */
 static int geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 {
