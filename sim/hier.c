@@ -311,9 +311,11 @@ static void disturb(struct mp_sim *s)
 
 /*
  * The neighbour's lines: `ways` of its own in the set that the access at
- * va is about to use, in each cache of its `level`, touched or filled
- * under the cache's replacement, as a thread sharing the core that
- * touches every set holds some of each.  Its keys are lines of no region.
+ * va is about to use, in each cache of its `level` (with `set=`, only
+ * where that is the set named: a thread whose lines lie in one set),
+ * touched or filled under the cache's replacement, as a thread sharing the
+ * core that touches every set holds some of each.  Its keys are lines of
+ * no region.
  */
 static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
@@ -331,6 +333,8 @@ static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind
 		if ((uint32_t)c->m.level != s->model.neighbour.level)
 			continue;
 		set = sim_sets_index(&c->a, ikey_of(c, va, pa >> c->a.shift));
+		if (s->model.neighbour.one_set && set != s->model.neighbour.set)
+			continue;
 		for (uint64_t k = 0; k < ways; k++) {
 			uint64_t key = (NEIGHBOUR_PA >> c->a.shift) + set * ways + k, victim;
 			int64_t e = sim_sets_find(&c->a, set * c->a.stride, key, key);

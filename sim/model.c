@@ -11,7 +11,7 @@
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
- *   neighbour on= off= [entries= ways= level= every=]
+ *   neighbour on= off= [entries= ways= level= every= set=]
  *   frames mode= [seed=] [contiguous=] [host=]
  *   pmu counters=
  *   isa vector=              op NAME [width=] latency= throughput=   (sim/model_ops.c)
@@ -336,6 +336,7 @@ static const struct field neighbour_fields[] = {
 	MF("on", F_U64, neighbour.on, true, NULL),
 	MF("off", F_U64, neighbour.off, true, NULL),
 	MF("every", F_U32, neighbour.every, false, NULL),
+	MF("set", F_U32, neighbour.set, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field frames_fields[] = {
@@ -600,6 +601,9 @@ static int st_neighbour(struct ctx *x, char **tok, int n)
 		return fail(x, "neighbour: on=, off= and every= must be at least 1");
 	if (!sim_has_neighbour(x->m))
 		return fail(x, "neighbour: entries= or ways= must be at least 1");
+	x->m->neighbour.one_set = was_seen(neighbour_fields, seen, "set");
+	if (x->m->neighbour.one_set && !x->m->neighbour.ways)
+		return fail(x, "neighbour: set= needs ways=");
 	return 0;
 }
 

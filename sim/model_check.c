@@ -252,12 +252,27 @@ static int check_frames(const struct mp_sim_model *m, const char *file, char *er
 		    (unsigned long long)(base >> 10));
 }
 
+/* A neighbour confined to one set names a set every cache of its level has. */
+static int check_neighbour(const struct mp_sim_model *m, const char *file, char *err,
+			   size_t len)
+{
+	for (int i = 0; m->neighbour.one_set && i < m->ncaches; i++) {
+		const struct mp_sim_cache_model *c = &m->caches[i];
+		uint64_t sets = c->size / c->line / c->ways;
+
+		if ((uint32_t)c->level == m->neighbour.level && m->neighbour.set >= sets)
+			return fail(err, len, file, 0, "neighbour set=%u: cache %s has %llu sets",
+				    m->neighbour.set, c->name, (unsigned long long)sets);
+	}
+	return 0;
+}
+
 int mp_sim_model_check(const struct mp_sim_model *m, const char *file, char *err, size_t err_len)
 {
 	if (check_types(m, file, err, err_len) < 0 || check_caches(m, file, err, err_len) < 0 ||
 	    check_tlbs(m, file, err, err_len) < 0 || check_counts(m, file, err, err_len) < 0)
 		return -1;
-	if (check_frames(m, file, err, err_len) < 0)
+	if (check_frames(m, file, err, err_len) < 0 || check_neighbour(m, file, err, err_len) < 0)
 		return -1;
 	return check_prefetch(m, file, err, err_len);
 }

@@ -146,6 +146,8 @@ struct mp_sim_model {
 		uint32_t level;
 		uint64_t on, off;    /* it runs `on` cycles of every `on + off` */
 		uint32_t every;      /* it touches its pages once every this many of our accesses */
+		uint32_t set;        /* one_set: the one set of each cache it holds ways of */
+		bool one_set;        /* `set=` given: its lines lie in that set only */
 	} neighbour;
 	struct {
 		enum mp_sim_frames mode;

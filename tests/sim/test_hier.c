@@ -267,13 +267,14 @@ static void test_noise_cause(void)
 	mp_sim_free(s);
 }
 
-/* Cycle four places `step` bytes apart `n` times round; the events `ev` it took. */
-static uint64_t four_places(struct mp_sim *s, int n, uint64_t step, enum mp_event ev)
+/* Cycle four places `step` bytes apart from va `n` times round; the events `ev` it took. */
+static uint64_t four_places(struct mp_sim *s, uint64_t va, int n, uint64_t step,
+			    enum mp_event ev)
 {
 	uint64_t before = mp_sim_count(s, ev);
 
 	for (int i = 0; i < 4 * n; i++)
-		mp_sim_access(s, BASE + (uint64_t)(i % 4) * step, MP_SIM_LOAD);
+		mp_sim_access(s, va + (uint64_t)(i % 4) * step, MP_SIM_LOAD);
 	return mp_sim_count(s, ev) - before;
 }
 
@@ -315,14 +316,14 @@ static void test_neighbour(void)
 		uint64_t step = neighbours[i].step, running, quiet;
 		enum mp_event ev = neighbours[i].ev;
 
-		four_places(s, 1, step, ev);
-		running = four_places(s, 10, step, ev);
+		four_places(s, BASE, 1, step, ev);
+		running = four_places(s, BASE, 10, step, ev);
 		CHECK(running == 40, "%s held: every access misses while it runs (%llu of 40)",
 		      neighbours[i].what, (unsigned long long)running);
 		CHECK(mp_sim_rest(s, 100), "%s held: rest with a neighbour", neighbours[i].what);
 		CHECK(mp_sim_cycles(s) % 200000 >= 100000,
 		      "%s held: the rest took the clock into its quiet half", neighbours[i].what);
-		quiet = four_places(s, 10, step, ev);
+		quiet = four_places(s, BASE, 10, step, ev);
 		CHECK(quiet == 3, "%s held: once quiet, only the first round misses (%llu, want 3)",
 		      neighbours[i].what, (unsigned long long)quiet);
 		mp_sim_free(s);
@@ -330,6 +331,27 @@ static void test_neighbour(void)
 	t = mp_sim_cycles(q);
 	CHECK(!mp_sim_rest(q, 100) && mp_sim_cycles(q) == t, "no neighbour: rest does nothing");
 	mp_sim_free(q);
+}
+
+/*
+ * A neighbour confined to one set (set=1) of a two-set 4-way LRU L2,
+ * always running: four lines of set 0 miss only on their first round,
+ * four of set 1 on every access (the one due is always the one evicted).
+ */
+static void test_neighbour_set(void)
+{
+	struct mp_sim *s = build("cache L1D size=64 line=64 ways=1 latency=1\n"
+				 "cache L2 size=512 line=64 ways=4 latency=5\n"
+				 "memory latency=100\n"
+				 "neighbour ways=1 on=1000000000 off=1 every=1 set=1\n", 0);
+	uint64_t other = four_places(s, BASE, 10, 128, MP_EV_L2_MISS);
+	uint64_t held = four_places(s, BASE + 64, 10, 128, MP_EV_L2_MISS);
+
+	CHECK(other == 4, "a neighbour in set 1: set 0's four lines miss once each (%llu, want 4)",
+	      (unsigned long long)other);
+	CHECK(held == 40, "a neighbour in set 1: set 1's four lines miss every time (%llu of 40)",
+	      (unsigned long long)held);
+	mp_sim_free(s);
 }
 
 int main(void)
@@ -341,6 +363,7 @@ int main(void)
 	test_prefetch();
 	test_noise();
 	test_neighbour();
+	test_neighbour_set();
 	test_causes();
 	test_causes_invalidation();
 	test_noise_cause();

@@ -269,6 +269,10 @@ static const struct {
 	  "test.model:1: neighbour: on=, off= and every= must be at least 1" },
 	{ "neighbour on=10 off=10\n",
 	  "test.model:1: neighbour: entries= or ways= must be at least 1" },
+	{ "neighbour entries=2 on=10 off=10 set=3\n", "test.model:1: neighbour: set= needs ways=" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\ncache L2 size=256K line=64 ways=8 "
+	  "latency=12\nmemory latency=9\nneighbour ways=1 on=10 off=10 set=512\n",
+	  "test.model: neighbour set=512: cache L2 has 512 sets" },
 	{ "noise rate=2 cycles=10\n",
 	  "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n"
