@@ -295,8 +295,11 @@ static int pool_of(struct run *rn, struct level *lv)
 /*
  * The tail: candidates congruent with the victim above but not here (the
  * set `by`, which evicts the victim, does not evict them), not in `by`,
- * EVSET_TAIL_FACTOR times the most ways above.  Taken out of the pool when
- * there are enough of them; how many in *nt.
+ * EVSET_TAIL_FACTOR times the most ways above, looked for until the time
+ * bound passes (each candidate's test traverses `by`, which may be a long
+ * prefix of the pool: the simulated Power3's 4096-line prefix, for 256
+ * lines of tail under its 128-way L1, took 29 s of a 3 s bound).  Taken
+ * out of the pool when there are enough of them; how many in *nt.
  */
 static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
 		     uint64_t nby, uint64_t *nt)
@@ -304,7 +307,7 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
 
 	*nt = 0;
-	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL; i++) {
+	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL && !mp_evset_late(e); i++) {
 		bool own = mp_evset_member(by, nby, pool[i]) ||
 			   mp_evset_member(e->tail, e->ntail, pool[i]);
 		int a = own ? 0 : above(rn, lv, pool[i]), ev = 0;
