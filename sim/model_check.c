@@ -258,7 +258,7 @@ static int check_neighbour(const struct mp_sim_model *m, const char *file, char 
 {
 	for (int i = 0; m->neighbour.one_set && i < m->ncaches; i++) {
 		const struct mp_sim_cache_model *c = &m->caches[i];
-		uint64_t sets = c->size / c->line / c->ways;
+		uint64_t sets = mp_sim_cache_sets(c);
 
 		if ((uint32_t)c->level == m->neighbour.level && m->neighbour.set >= sets)
 			return fail(err, len, file, 0, "neighbour set=%u: cache %s has %llu sets",

@@ -70,6 +70,12 @@ struct mp_sim_cache_model {
 	uint32_t line_no;            /* where the model defines it */
 };
 
+/* The cache's sets, over all its slices. */
+static inline uint64_t mp_sim_cache_sets(const struct mp_sim_cache_model *c)
+{
+	return c->size / c->line / c->ways;
+}
+
 /* One TLB structure. */
 struct mp_sim_tlb_model {
 	char name[MP_SIM_NAME_LEN];

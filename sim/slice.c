@@ -167,7 +167,7 @@ static int check_xor(const struct mp_sim_cache_model *c, char *why, size_t len)
 
 int mp_sim_hash_check(const struct mp_sim_cache_model *c, char *why, size_t len)
 {
-	uint64_t sets = c->size / c->line / c->ways;
+	uint64_t sets = mp_sim_cache_sets(c);
 
 	if (c->slices == 0 || sets % c->slices) {
 		snprintf(why, len, "%llu sets do not divide into slices=%u",

@@ -608,7 +608,7 @@ static void hot_line(const char *filter)
 			return;
 		l2 = ps_cache(&s.model, 2);
 		set = k * (mp_sim_model_base_page(&s.model) / l2->line);  /* same page offset */
-		if (set >= l2->size / l2->line / l2->ways) {
+		if (set >= mp_sim_cache_sets(l2)) {
 			ps_close(&s);
 			return;
 		}

@@ -141,11 +141,11 @@ static void test_library_facts(void)
 	      "Core i7-4770 L3: 8M inclusive over 4 slices by Maurice et al.'s xor hash");
 	load(&m, "icelake-sp");
 	c = cache(&m, "L3");
-	CHECK(c && c->ways == 12 && (c->size / c->line / c->ways) % 2 == 0 &&
-	      ((c->size / c->line / c->ways) & (c->size / c->line / c->ways - 1)) != 0,
+	CHECK(c && c->ways == 12 && mp_sim_cache_sets(c) % 2 == 0 &&
+	      (mp_sim_cache_sets(c) & (mp_sim_cache_sets(c) - 1)) != 0,
 	      "Ice Lake-SP L3: 12 ways over a set count that is no power of two");
 	CHECK(c && c->slices == 40 && c->hash == MP_SIM_HASH_RANDOM &&
-	      c->size / c->line / c->ways / c->slices == 2048,
+	      mp_sim_cache_sets(c) / c->slices == 2048,
 	      "Ice Lake-SP L3: 40 slices of 2048 sets, hash=random");
 	c = cache(&m, "L2");
 	CHECK(c && c->ways == 20 && c->size == 1280 << 10, "Ice Lake-SP L2 1.25M 20-way");

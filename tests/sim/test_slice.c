@@ -49,7 +49,7 @@ static void test_accepts(void)
 	CHECK(mp_sim_model_parse(&m, "model", random_text, strlen(random_text), err,
 				 sizeof(err)) == 0, "hash=random over 60 slices parses: %s", err);
 	CHECK(c->slices == 60 && c->hash == MP_SIM_HASH_RANDOM && c->seed == 9 &&
-	      c->size / c->line / c->ways / c->slices == 2048,
+	      mp_sim_cache_sets(c) / c->slices == 2048,
 	      "the model holds the random hash: 60 slices of 2048 sets, seed 9");
 	CHECK(mp_sim_model_parse(&m, "model", plain_text, strlen(plain_text), err,
 				 sizeof(err)) == 0 && c->slices == 1 &&
