@@ -83,7 +83,8 @@ static const double level_seconds[] = { [MP_PROFILE_QUICK] = 3.0, [MP_PROFILE_FU
  */
 static const bool pool_grows[] = { [MP_PROFILE_QUICK] = false, [MP_PROFILE_FULL] = true };
 /*
- * Levels whose count of classes ran out of time in an earlier round of
+ * Levels whose count of classes (the offsets sharing a set, its first
+ * step, included) ran out of time in an earlier round of
  * this run of the probe: not counted again, as the rounds after it would
  * spend as long for a vote it cannot win (two rounds, one of them without
  * the size).  On this project's AMD EPYC guest the quick profile's count
@@ -122,6 +123,8 @@ static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL], stand_in[UPPER_TAIL]
  * screen's answers (offset_congruent).
  */
 static uint64_t moved[MP_EVSET_MAX_POOL], moved_tail[UPPER_TAIL], swapped[UPPER_SET];
+/* The count's tail inside the pages (inpage_count). */
+static uint64_t count_tail[UPPER_TAIL];
 static bool moved_slow[MP_EVSET_MAX_POOL];
 /* Victims a screen takes to a try, and tries between looks at what it found (offset_congruent). */
 #define EVSET_SCREEN_BATCH MP_EVSET_MAX_WAYS
@@ -662,6 +665,41 @@ static void keep_upper(struct run *rn, const struct mp_evset *e, const struct le
 }
 
 /*
+ * A tail inside the pages, for the L2 under an L1 whose way is smaller
+ * than a page: a line a multiple of the L1's way from the victim's page
+ * offset shares its L1 set and, in a level of more sets, not its set
+ * there (a 64K page under a 4K-way L1: 15 such offsets a page).  Where the
+ * L2's way is a page or less, every candidate at the victim's offset
+ * shares its L2 set too: the candidates that take the victim out of the L1
+ * take it out of the L2 as well, and none of them can be a tail.  False
+ * when the L1's way is a page or more, or the level is not the L2.
+ */
+static bool inpage_fits(const struct run *rn, const struct level *lv)
+{
+	return !rn->up.m && lv->level == 2 && rn->l1_way < rn->m.page_bytes &&
+	       EVSET_TAIL_FACTOR * lv->up_ways <= UPPER_TAIL;
+}
+
+/*
+ * The lines of such a tail, EVSET_TAIL_FACTOR times the most ways above
+ * as far as the level's pages go, into buf; how many.  One line a page, at
+ * a random one of those offsets: lines at regular distances feed a stride
+ * prefetcher, whose fetches may land in the victim's L2 set (Power9's L2
+ * prefetcher gave a 16-byte line).
+ */
+static uint64_t inpage_lines(const struct run *rn, const struct level *lv, uint64_t *buf)
+{
+	uint64_t page = rn->m.page_bytes, per = page / rn->l1_way, n = 0;
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+	struct mp_rng g;
+
+	mp_rng_seed(&g, rn->c->cfg->seed + (uint64_t)lv->level);
+	for (; n < want && n < lv->pages; n++)
+		buf[n] = n * page + (1 + mp_rng_below(&g, per - 1)) * rn->l1_way;
+	return n;
+}
+
+/*
  * Counted within the victim's class above: every class above holds as
  * many of this level's (docs/algorithms.md), so the classes at a page
  * offset are those within one times the classes above.
@@ -676,8 +714,23 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
 }
 
 /*
- * The classes at the victim's page offset, counted without a tail, or
- * seeded with the victim's class and the tester's tail (a tailed level;
+ * Does the count take a tail inside the pages (inpage_lines)?  Where the
+ * L1 has more ways than this level, a set without a tail must hold the
+ * L1's ways to take the victim out of it, and the seeded count's tail, the
+ * victim's class, can hold no more than the pool gives a class: the
+ * simulated Power3's 4-way L2 under its 128-way L1 counted no class
+ * either way.  A tail inside the pages is congruent with no candidate
+ * here where no other offset shares a set (lv->sharing).
+ */
+static bool inpage_count(const struct run *rn, const struct level *lv)
+{
+	return lv->up_ways > lv->ways && lv->sharing == 1 && inpage_fits(rn, lv);
+}
+
+/*
+ * The classes at the victim's page offset, counted without a tail or with
+ * one inside the pages (inpage_count), or seeded with the victim's class
+ * and the tester's tail (a tailed level without a tail inside the pages;
  * any level whose count without a tail does not complete).
  */
 static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
@@ -686,8 +739,8 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 	struct mp_evset t = *e;
 
 	if (!seed) {
-		t.tail = NULL;
-		t.ntail = 0;
+		t.tail = inpage_count(rn, lv) ? count_tail : NULL;
+		t.ntail = t.tail ? inpage_lines(rn, lv, count_tail) : 0;
 	}
 	if (pool_of(rn, lv) < 0)
 		return -1;
@@ -738,7 +791,7 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 
 	for (uint64_t i = 0; i < lv->n; i++)
 		moved[i] = pool[i] + o;
-	for (uint64_t at = 0; at < lv->n; at += step) {
+	for (uint64_t at = 0; at < lv->n && !mp_evset_late(e); at += step) {
 		uint64_t k = lv->n - at < step ? lv->n - at : step;
 
 		if (mp_evset_screen(&t, moved + at, k, set, lv->ways, EVSET_SCREEN_BATCH,
@@ -776,12 +829,16 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
  * 3008 bytes evicted the victim as the pool moved 1024, 2048, 3072 did,
  * while no line of it was congruent; and a whole pool's test, each of its
  * tries needing the eviction, missed one sharing offset in 12 runs.
- * Into lv->sharing; -1 a run failed.
+ * Each offset screens the whole pool, so the offsets are tried while the
+ * level's time bound lasts (e->late after): where the tail moved to an
+ * offset holds the ways of its classes there, every candidate reads slow
+ * and is tested alone (a 4-way L2 under a 32-way L1 took 12 s for a 3 s
+ * bound).  Into lv->sharing; -1 a run failed.
  */
 static int sharing_offsets(struct run *rn, struct mp_evset *e, struct level *lv)
 {
 	lv->sharing = 1;
-	for (uint64_t o = lv->line; o < rn->m.page_bytes; o += lv->line) {
+	for (uint64_t o = lv->line; o < rn->m.page_bytes && !e->late; o += lv->line) {
 		int ev = offset_congruent(rn, e, lv, o);
 
 		if (ev < 0)
@@ -838,10 +895,12 @@ static const char *not_counted(const struct run *rn, const struct level *lv)
  * out (*borne) where most classes counted, the victim's own not, have
  * minimal sets of as many lines: a count that stopped at the victim's
  * class bore out nothing (this guest's quick profile gave its 16-way L2
- * as 15-way and 17-way so, in 2 runs of 40).  A count without a seed that
- * did not complete is followed by a seeded one, unless it ran out of time:
- * the seeded count has the same time bound, and on this guest the quick
- * profile's second count of the L2 spent some 0.5 s more to run out too.
+ * as 15-way and 17-way so, in 2 runs of 40).  A count without a tail
+ * that did not complete is followed by a seeded one, unless it ran out of
+ * time: the seeded count has the same time bound, and on this guest the
+ * quick profile's second count of the L2 spent some 0.5 s more to run out
+ * too.  A count with a tail inside the pages is not: its tail is already
+ * congruent with no candidate.
  */
 static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne)
 {
@@ -850,6 +909,7 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 	uint64_t half = rn->x + rn->m.page_bytes / 2;
 	int ev = mp_evset_evicts(e, half, set, lv->ways);
 	const char *why;
+	bool inpage;
 
 	*borne = ev != 0;           /* one class at a page offset: no other to bear the ways out */
 	if (ev != 0)
@@ -858,10 +918,15 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 		return lv->why = why, 0;
 	if (!lv->within && sharing_offsets(rn, e, lv) < 0)
 		return -1;
+	if (e->late) {              /* r is the count's first step: it ran out */
+		ran_out[lv->level] = true;
+		return lv->why = "the time bound passed before every class was found", 0;
+	}
 	more_pages(rn, lv, lv->sharing);
-	if (count(rn, e, lv, lv->tailed ? &seed : NULL, &k) < 0)
+	inpage = inpage_count(rn, lv);
+	if (count(rn, e, lv, lv->tailed && !inpage ? &seed : NULL, &k) < 0)
 		return -1;
-	if (!k.complete && !k.late && !lv->tailed) {
+	if (!k.complete && !k.late && !lv->tailed && !inpage) {
 		first = k;
 		if (count(rn, e, lv, &seed, &k) < 0)
 			return -1;
@@ -1191,34 +1256,15 @@ static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
 	return not_held(lv, lv->why);
 }
 
-/*
- * A tail inside the pages, for the L2 under an L1 whose way is smaller
- * than a page: a line a multiple of the L1's way from the victim's page
- * offset shares its L1 set and, in a level of more sets, not its set
- * there (a 64K page under a 4K-way L1: 15 such offsets a page).  Where the
- * L2's way is a page or less, every candidate at the victim's offset
- * shares its L2 set too: the candidates that take the victim out of the L1
- * take it out of the L2 as well, and none of them can be a tail.  One line
- * a page, at a random one of those offsets: lines at regular distances
- * feed a stride prefetcher, whose fetches may land in the victim's L2 set
- * (Power9's L2 prefetcher gave a 16-byte line).  False when the L1's way is
- * a page or more, or the level is not the L2.
- */
+/* The tester with a tail inside the pages, where one fits and is whole: true. */
 static bool inpage_tail(struct run *rn, struct level *lv, struct mp_evset *e)
 {
-	uint64_t page = rn->m.page_bytes, per = page / rn->l1_way, n = 0;
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
-	struct mp_rng g;
-
-	if (rn->up.m || lv->level != 2 || rn->l1_way >= page || want > UPPER_TAIL)
+	if (!inpage_fits(rn, lv))
 		return false;
-	mp_rng_seed(&g, rn->c->cfg->seed + (uint64_t)lv->level);
-	for (; n < want && n < lv->pages; n++)
-		tail[n] = n * page + (1 + mp_rng_below(&g, per - 1)) * rn->l1_way;
 	tester(rn, lv, e);
 	e->tail = tail;
-	e->ntail = n;
-	lv->inpage = n == want;
+	e->ntail = inpage_lines(rn, lv, tail);
+	lv->inpage = e->ntail == EVSET_TAIL_FACTOR * lv->up_ways;
 	return lv->inpage;
 }
 
