@@ -435,7 +435,8 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	if (st == 2)
 		return stop_late(out, "the time bound passed before every class was found");
 	if (st == 3)
-		return set_aside(out, x, "a class's reductions all lost the eviction (a noisy host)");
+		return set_aside(out, x, "a class's reductions all lost the eviction "
+					 "(a noisy host or a random replacement)");
 	if (too_large(e, m, out->ways)) {
 		out->larger++;
 		return set_aside(out, x, "a set larger than a class's may hold another class's ways");

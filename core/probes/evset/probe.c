@@ -332,11 +332,16 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 	return 0;
 }
 
-/* Why mp_evset_find found no set, by its result (0, 2, 3). */
+/*
+ * Why mp_evset_find found no set, by its result (0, 2, 3).  A random
+ * replacement loses the eviction as noise does: a set of its ways evicts
+ * the victim only now and then (the simulated Cortex-A9's 16-way random
+ * L2 in the full profile; with LRU there, its 1M 16-way 32 B is exact).
+ */
 static const char *const find_why[] = {
 	[0] = "the candidates do not evict a victim at this level's latency",
 	[2] = "the time bound passed before a minimal set was found",
-	[3] = "every reduction lost the eviction (a noisy host)",
+	[3] = "every reduction lost the eviction (a noisy host or a random replacement)",
 };
 /*
  * Why a victim level's set found with the stand-in tail is not used
