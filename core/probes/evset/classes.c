@@ -289,6 +289,8 @@ static int stop(struct mp_evset_classes *out, const char *why)
 	return 0;
 }
 
+const char mp_evset_count_late[] = "the time bound passed before every class was found";
+
 static int stop_late(struct mp_evset_classes *out, const char *why)
 {
 	out->late = true;
@@ -433,7 +435,7 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	if (st == 0)
 		return set_aside(out, x, "a class has too few candidates in the pool to evict its own");
 	if (st == 2)
-		return stop_late(out, "the time bound passed before every class was found");
+		return stop_late(out, mp_evset_count_late);
 	if (st == 3)
 		return set_aside(out, x, "a class's reductions all lost the eviction "
 					 "(a noisy host or a random replacement)");
@@ -545,7 +547,7 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 		if ((st = next_class(e, pool, &n, out)) <= 0)
 			return st;
 		if (e->late && n > 0)
-			return stop_late(out, "the time bound passed before every class was found");
+			return stop_late(out, mp_evset_count_late);
 		if (too_slow(e, out, &p, n))
 			return stop_late(out, "the time bound would pass before every class was found, "
 					 "at the pace of the classes counted");

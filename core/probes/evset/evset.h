@@ -206,5 +206,7 @@ struct mp_evset_seed {
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   uint64_t tail_want, const struct mp_evset_seed *seed,
 		   struct mp_evset_classes *out);
+/* Why a count stopped when its time bound passed (mp_evset_classes.why). */
+extern const char mp_evset_count_late[];
 
 #endif

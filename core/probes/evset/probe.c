@@ -733,19 +733,20 @@ static bool inpage_count(const struct run *rn, const struct level *lv)
 }
 
 /*
- * The classes at the victim's page offset, counted without a tail or with
- * one inside the pages (inpage_count), or seeded with the victim's class
+ * The classes at the victim's page offset, seeded with the victim's class
  * and the tester's tail (a tailed level without a tail inside the pages;
- * any level whose count without a tail does not complete).
+ * any level whose count without a tail does not complete), or else
+ * counted with a tail inside the pages where `inpage` (inpage_count), or
+ * without a tail.
  */
 static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
-		 const struct mp_evset_seed *seed, struct mp_evset_classes *k)
+		 const struct mp_evset_seed *seed, bool inpage, struct mp_evset_classes *k)
 {
 	struct mp_evset t = *e;
 
 	if (!seed) {
-		t.tail = inpage_count(rn, lv) ? count_tail : NULL;
-		t.ntail = t.tail ? inpage_lines(rn, lv, count_tail) : 0;
+		t.tail = inpage ? count_tail : NULL;
+		t.ntail = inpage ? inpage_lines(rn, lv, count_tail) : 0;
 	}
 	if (pool_of(rn, lv) < 0)
 		return -1;
@@ -925,15 +926,15 @@ static int size(struct run *rn, struct mp_evset *e, struct level *lv, bool *born
 		return -1;
 	if (e->late) {              /* r is the count's first step: it ran out */
 		ran_out[lv->level] = true;
-		return lv->why = "the time bound passed before every class was found", 0;
+		return lv->why = mp_evset_count_late, 0;
 	}
 	more_pages(rn, lv, lv->sharing);
 	inpage = inpage_count(rn, lv);
-	if (count(rn, e, lv, lv->tailed && !inpage ? &seed : NULL, &k) < 0)
+	if (count(rn, e, lv, lv->tailed && !inpage ? &seed : NULL, inpage, &k) < 0)
 		return -1;
 	if (!k.complete && !k.late && !lv->tailed && !inpage) {
 		first = k;
-		if (count(rn, e, lv, &seed, &k) < 0)
+		if (count(rn, e, lv, &seed, false, &k) < 0)
 			return -1;
 	}
 	ran_out[lv->level] = k.late;
