@@ -91,16 +91,23 @@ static int scattered(struct ps_run *s, int rough)
 	return 1;
 }
 
+/* The probes evset builds on, "compact" too or not. */
+static void evset_inputs(struct ps_run *s, bool compact)
+{
+	ps_probe_run(s, "latency", mp_probe_latency);
+	ps_probe_run(s, "l1", mp_probe_l1);
+	ps_probe_run(s, "levels", mp_probe_levels);
+	if (compact)
+		ps_probe_run(s, "compact", mp_probe_compact);
+}
+
 /* The probes evset builds on, then evset; its record. */
 static struct mp_probe *probes(struct ps_run *s)
 {
 	struct mp_probe *ev;
 	double t0;
 
-	ps_probe_run(s, "latency", mp_probe_latency);
-	ps_probe_run(s, "l1", mp_probe_l1);
-	ps_probe_run(s, "levels", mp_probe_levels);
-	ps_probe_run(s, "compact", mp_probe_compact);
+	evset_inputs(s, true);
 	t0 = s->wall;
 	printf("INFO %s: latency, l1, levels, compact %.2f s\n", s->name, s->wall);
 	ev = ps_probe_run(s, "evset", mp_probe_evset);
@@ -317,10 +324,7 @@ static struct mp_probe *shared_run(struct ps_run *s, enum mp_profile profile, ui
 	if (arena)
 		s->cfg.arena_bytes = arena;
 	s->cfg.profile = profile;
-	ps_probe_run(s, "latency", mp_probe_latency);
-	ps_probe_run(s, "l1", mp_probe_l1);
-	ps_probe_run(s, "levels", mp_probe_levels);
-	ps_probe_run(s, "compact", mp_probe_compact);
+	evset_inputs(s, true);
 	l3 = (struct mp_cache *)found(&s->r, 3);
 	CHECK(l3 != NULL, "shared: levels finds the L3");
 	if (l3)
@@ -568,19 +572,6 @@ static void stressed_runs(const char *filter)
 }
 
 /*
- * A neighbour whose line lies in one L2 set and which touches it before
- * each of our accesses there (a thread spinning on one line), for every
- * set the victims at the pool's page offset may fall in: evset must give
- * the Core i7's L2 ways and line whichever it is, and nothing wrong.
- * Under tree-PLRU that line can keep the victim's half of its set from
- * being replaced: where it is the first victim's set (448 here), the
- * whole pool does not slow the victim, the level is lost at once, and the
- * probe takes another victim (core/probes/evset/probe.c, another_victim;
- * without it the L2 was not measured there).  Where it is another class's
- * set, the count cannot evict that class's victims, and the L2's size is
- * not measured (a stated reason).
- */
-/*
  * Does evset's message give the model's L2 ways and line (its first part,
  * up to the first ';': "L2 [size ]W-way L B")?  Its record may hold
  * another probe's values (compact sets, where they stand).
@@ -596,6 +587,19 @@ static bool l2_part_has(const char *message, const struct mp_sim_cache_model *l2
 	return strncmp(part, "L2 ", 3) == 0 && strstr(part, want) != NULL;
 }
 
+/*
+ * A neighbour whose line lies in one L2 set and which touches it before
+ * each of our accesses there (a thread spinning on one line), for every
+ * set the victims at the pool's page offset may fall in: evset must give
+ * the Core i7's L2 ways and line whichever it is, and nothing wrong.
+ * Under tree-PLRU that line can keep the victim's half of its set from
+ * being replaced: where it is the first victim's set (448 here), the
+ * whole pool does not slow the victim, the level is lost at once, and the
+ * probe takes another victim (core/probes/evset/probe.c, another_victim;
+ * without it the L2 was not measured there).  Where it is another class's
+ * set, the count cannot evict that class's victims, and the L2's size is
+ * not measured (a stated reason).
+ */
 static void hot_line(const char *filter)
 {
 	char path[PS_PATH];
@@ -648,11 +652,7 @@ static struct mp_probe *evset_timed(struct ps_run *s, uint64_t seed, bool compac
 	double t0;
 
 	s->cfg.seed = seed;
-	ps_probe_run(s, "latency", mp_probe_latency);
-	ps_probe_run(s, "l1", mp_probe_l1);
-	ps_probe_run(s, "levels", mp_probe_levels);
-	if (compact)
-		ps_probe_run(s, "compact", mp_probe_compact);
+	evset_inputs(s, compact);
 	t0 = (double)mp_now(s->p) / (double)s->p->tick_hz;
 	ev = ps_probe_run(s, "evset", mp_probe_evset);
 	*took = (double)mp_now(s->p) / (double)s->p->tick_hz - t0;
@@ -692,11 +692,12 @@ static void time_bound(const char *filter)
 		ps_close(&s);
 	}
 	for (uint64_t seed = 1; seed <= 3; seed++) {
+		int exact = 0;
+		struct mp_probe *ev;
+
 		if (!ps_open_text(&s, "wide-b", wide_b, PS_EXACT) || !scattered(&s, PS_EXACT))
 			return;
-		int exact = 0;
-		struct mp_probe *ev = evset_timed(&s, seed, false, &took);
-
+		ev = evset_timed(&s, seed, false, &took);
 		check_level(&s, ps_cache(&s.model, 2), ev, &exact);
 		CHECK(took < 6.0, "%s, seed %llu: evset within twice its level's time bound (%.2f s)",
 		      s.name, (unsigned long long)seed, took);
@@ -778,9 +779,7 @@ static void count_once(void)
 	s.model.clock_hz /= 20;
 	if (!scattered(&s, PS_EXACT))
 		return;
-	ps_probe_run(&s, "latency", mp_probe_latency);
-	ps_probe_run(&s, "l1", mp_probe_l1);
-	ps_probe_run(&s, "levels", mp_probe_levels);
+	evset_inputs(&s, false);
 	before = s.r;
 	l2 = ps_cache(&s.model, 2);
 	CHECK(strstr(evset_round(&s, &before, 0)->message, "time bound"),
