@@ -371,7 +371,7 @@ static void shared_last_level(void)
  * set comes out a line or more larger, in every class alike: a count
  * bears it out.  At seed 13 the L3 came out 17-way so, before the victim's
  * set a line short was tested where a count bore the ways out too (core/
- * probes/evset/probe.c, a_line_short); at seed 3 its line came out 16
+ * probes/evset/measure.c, a_line_short); at seed 3 its line came out 16
  * bytes, before the first distance out of the line was tested with more
  * passes (core/probes/evset/test.c, out_of_line).  At seed 5 the ways and
  * line are measured.  Nothing may be wrong; the L2 (tree-PLRU) must be
@@ -468,7 +468,7 @@ static void required_exact(const char *filter)
  *    neighbour ran, as under a replacement that spares the victim now and
  *    then, and the L2's ways were undone, and the L3 with them (it is
  *    counted within the L2's classes), until that set was tested again
- *    later (core/probes/evset/probe.c, stops_later).  (The line under such
+ *    later (core/probes/evset/measure.c, stops_later).  (The line under such
  *    a neighbour: tests/sim/test_command.c.)
  *  - A neighbour that fills every L2 set it uses for 10^5 cycles of every
  *    4.1 x 10^6 (a host's thread thrashing the cache now and then): for a
@@ -595,7 +595,7 @@ static bool l2_part_has(const char *message, const struct mp_sim_cache_model *l2
  * Under tree-PLRU that line can keep the victim's half of its set from
  * being replaced: where it is the first victim's set (448 here), the
  * whole pool does not slow the victim, the level is lost at once, and the
- * probe takes another victim (core/probes/evset/probe.c, another_victim;
+ * probe takes another victim (core/probes/evset/measure.c, another_victim;
  * without it the L2 was not measured there).  Where it is another class's
  * set, the count cannot evict that class's victims, and the L2's size is
  * not measured (a stated reason).
@@ -710,7 +710,7 @@ static void time_bound(const char *filter)
  * 128-way FIFO L1 over a 4-way L2, here of 32 classes at a page offset):
  * a set without a tail must hold the L1's ways, and the seeded count's tail
  * no more than a class's candidates, so the count takes a tail inside the
- * pages (core/probes/evset/probe.c, inpage_count).  The L2 must be exact
+ * pages (core/probes/evset/size.c, inpage_count).  The L2 must be exact
  * at three seeds; without that tail its size was not measured ("a set
  * larger than a class's may hold another class's ways").
  */
@@ -741,7 +741,7 @@ static void wide_l1(const char *filter)
 
 /*
  * A count of classes that ran out of time in one round of the probe is
- * not run again in its later rounds (core/probes/evset/probe.c, ran_out),
+ * not run again in its later rounds (core/probes/evset/size.c, ran_out),
  * and a first round counts again.  The Core i7 at a twentieth of its
  * clock: its L2's count cannot end in the quick profile's time, while its
  * ways and line are found well within it.  Its L3, counted within the

@@ -9,7 +9,8 @@
  *
  * core/probes/evset/test.c: the eviction test and the group-testing
  * reduction to a minimal set; core/probes/evset/classes.c: the line size
- * and the congruence classes; core/probes/evset/probe.c: level by level.
+ * and the congruence classes; core/probes/evset/probe.c and the files
+ * core/probes/evset/run.h names: the probe, level by level.
  * docs/algorithms.md, "Eviction sets", derives every figure.
  */
 #ifndef MEMPROBE_CORE_PROBES_EVSET_EVSET_H

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe "evset": a level's tester (core/probes/evset/run.h), and its
+ * threshold between this level and the next, taken from the victim
+ * itself: its time once out of the levels above only, and once out of
+ * this level too; the tries a test takes where a coarse clock or a busy
+ * host reads a victim left in the level slow now and then.
+ */
+#include "core/lib/buf.h"
+#include "core/lib/fmath.h"
+#include "core/probes/evset/run.h"
+
+/*
+ * Passes of tail, set, tail per try (docs/algorithms.md, "The test").
+ */
+#define EVSET_PASSES 2u
+/*
+ * Tries that price how often a victim left in the level reads slow, and
+ * the normal quantile of the bound on that share; the most tries a test
+ * may take, and the share of such victims a test may call evicted
+ * (fit_trials).
+ */
+#define EVSET_RATE_TRIES 16u
+#define EVSET_RATE_Z 1.645
+#define EVSET_MAX_TRIALS 16u
+#define EVSET_FALSE_EVICT 0.001
+/*
+ * Tries whose least time calibrates the threshold; how far apart the two
+ * must be; groups of a few candidates for the time out of the L1 (time_above).
+ */
+#define EVSET_CALIBRATE_TRIES 5u
+#define EVSET_APART 1.25
+#define EVSET_FEW_GROUPS 3u
+/* Seconds of the platform's clock a level may take, by profile. */
+static const double level_seconds[] = { [MP_PROFILE_QUICK] = 3.0, [MP_PROFILE_FULL] = 60.0 };
+
+double evset_seconds(const struct mp_ctx *c)
+{
+	return level_seconds[c->cfg->profile];
+}
+
+/* The platform's clock when a level's time (by profile) from now is up. */
+uint64_t evset_deadline(const struct run *rn)
+{
+	struct mp_platform *p = rn->c->p;
+
+	return mp_now(p) + (uint64_t)(evset_seconds(rn->c) * (double)p->tick_hz);
+}
+
+void evset_tester(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	*e = (struct mp_evset){
+		.c = rn->c, .base = rn->m.base, .bytes = rn->m.bytes, .page = rn->m.page_bytes,
+		.passes = EVSET_PASSES, .trials = EVSET_TRIALS, .deadline = evset_deadline(rn),
+	};
+	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
+	/*
+	 * A victim run costs the seam's run and an L1 hit; beyond that, the
+	 * level's latency.  Between it and the next level's, the geometric
+	 * mean: the next latency "levels" gives may be the memory's or a
+	 * blend (a virtual machine's share of an L3), and the step is wide.
+	 */
+	e->slow = (uint64_t)(rn->hit - rn->l1_lat + mp_sqrt(lv->lat * lv->next));
+}
+
+/* Groups of lines that take the victim out of the levels above only (time_above). */
+static uint64_t above_groups(const struct run *rn, const struct level *lv)
+{
+	uint64_t few = EVSET_TAIL_FACTOR * lv->up_ways, g = 1;
+
+	if (rn->up.m || lv->inpage)
+		return 1;
+	while (g < EVSET_FEW_GROUPS && (g + 1) * few <= lv->n)
+		g++;
+	return g;
+}
+
+/* The g-th such group: its lines in *s, how many returned. */
+static uint64_t above_group(const struct run *rn, const struct level *lv, uint64_t g,
+			    const uint64_t **s)
+{
+	uint64_t few = EVSET_TAIL_FACTOR * lv->up_ways;
+
+	if (rn->up.m || lv->inpage) {
+		*s = rn->up.set;
+		return lv->inpage ? 0 : rn->up.m;
+	}
+	*s = rn->pool + g * few;
+	return few < lv->n ? few : lv->n;
+}
+
+/*
+ * The victim's least time once out of the levels above only: after the
+ * level above's minimal set, or after nothing where the tail lies in the
+ * pages, or for the L2 after a few candidates: the median of
+ * EVSET_FEW_GROUPS groups of them, the lower of two (a group may hold a
+ * line of the victim's set here: under a direct-mapped L2 of 64 classes at
+ * a page offset, one of its four candidates did so at one seed of eight,
+ * and the level was lost).  In *most, the slowest try of any group.
+ */
+static int time_above(struct run *rn, struct level *lv, struct mp_evset *e, uint64_t *in,
+		      uint64_t *most)
+{
+	uint64_t t[EVSET_FEW_GROUPS], ng = above_groups(rn, lv);
+
+	*most = 0;
+	for (uint64_t g = 0; g < ng; g++) {
+		const uint64_t *s;
+		uint64_t n = above_group(rn, lv, g, &s);
+		struct mp_evset_times tt;
+
+		if (mp_evset_time(e, rn->x, s, n, EVSET_CALIBRATE_TRIES, &tt) < 0)
+			return -1;
+		t[g] = tt.least;
+		*most = tt.most > *most ? tt.most : *most;
+		for (uint64_t j = g; j > 0 && t[j] < t[j - 1]; j--) {
+			uint64_t swap = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = swap;
+		}
+	}
+	*in = t[(ng - 1) / 2];
+	return 0;
+}
+
+static void note_trials(struct run *rn, const struct level *lv, unsigned slow, unsigned trials)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: the victim out of the levels above only read slower than "
+			  "the threshold in %u of %u tries (a coarse timer or a busy host): "
+			  "%u tries a test", (int)lv->level, slow, EVSET_RATE_TRIES, trials);
+	mp_result_add_note(rn->c->r, text);
+}
+
+/*
+ * The share of slow reads a victim left in the level may have, `slow` of
+ * n tries seen: Wilson's upper bound at one-sided 95% (z = EVSET_RATE_Z).
+ * Sixteen tries tell a share only roughly: with the share seen itself,
+ * Skylake's 3 of 16 and Zen 4's 5 of 16 on coarse clocks took 5 and 6
+ * tries a test, and a count still lost a class at one seed each; with
+ * this bound, 8 and 11, and both exact.
+ */
+static double slow_share(unsigned slow, unsigned n)
+{
+	double p = (double)slow / n, z2 = EVSET_RATE_Z * EVSET_RATE_Z;
+	double r = mp_sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+
+	return (p + z2 / (2.0 * n) + EVSET_RATE_Z * r) / (1.0 + z2 / n);
+}
+
+/*
+ * The tries a test takes where a victim left in the level reads slow in
+ * `slow` of EVSET_RATE_TRIES tries: the least k with p^k at most
+ * EVSET_FALSE_EVICT, p that share's upper bound (slow_share), from
+ * EVSET_TRIALS to EVSET_MAX_TRIALS.  None slow: the calibration's slow
+ * read was noise, and EVSET_TRIALS stand.
+ */
+static unsigned trials_for(unsigned slow)
+{
+	double p, k = EVSET_MAX_TRIALS;
+
+	if (slow == 0)
+		return EVSET_TRIALS;
+	p = slow_share(slow, EVSET_RATE_TRIES);
+	if (p < 1.0)
+		k = mp_ceil(mp_log2(EVSET_FALSE_EVICT) / mp_log2(p));
+	k = k > EVSET_TRIALS ? k : EVSET_TRIALS;
+	return k < EVSET_MAX_TRIALS ? (unsigned)k : EVSET_MAX_TRIALS;
+}
+
+/*
+ * The tries of a test: a victim that a set does not evict stays out of
+ * the levels above only, and where it reads slower than the threshold
+ * there now and then (p of the tries, the least over the groups of
+ * time_above), a test calls it evicted in every try p^tries of the time
+ * (trials_for; at 1%, a count's checks against every class counted
+ * called a new class one counted now and then: the simulated Skylake's L2
+ * came out 240K for 256K on a coarse clock).  A coarse timer does this:
+ * on this project's AMD EPYC guest (Zen 5 class) the TSC advances in
+ * steps of 26 ticks (10 ns), and an L1 or L2 hit reads 26 or 52, each in
+ * about half the tries: two tries a test call an L2 hit evicted about one
+ * time in four.  The tries run on a copy of the tester (its random orders
+ * as they were), and only where some try of the calibration's read slow
+ * (calibrate).  -1 failed.
+ */
+static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	struct mp_evset f = *e;
+	unsigned least = EVSET_RATE_TRIES;
+	uint64_t ng = above_groups(rn, lv);
+
+	for (uint64_t g = 0; g < ng; g++) {
+		const uint64_t *s;
+		uint64_t n = above_group(rn, lv, g, &s);
+		struct mp_evset_times t;
+
+		if (mp_evset_time(&f, rn->x, s, n, EVSET_RATE_TRIES, &t) < 0)
+			return -1;
+		least = t.slow < least ? t.slow : least;
+	}
+	e->trials = trials_for(least);
+	if (e->trials > EVSET_TRIALS)
+		note_trials(rn, lv, least, e->trials);
+	return 0;
+}
+
+static const char no_slower[] = "the victim loads no slower after the whole pool";
+
+/*
+ * The threshold from the victim itself: its least time once out of the
+ * levels above only (time_above), and once out of this level too (after
+ * the whole pool); halfway between, or the geometric mean of the
+ * latencies "levels" gives this level and the next where that is lower:
+ * the whole pool may evict the victim from the next level too, and on a
+ * busy host the next latency may be memory's one run and a blend the
+ * next.  Then, where some try of time_above read slower than that, the
+ * tries a test takes (fit_trials).  0 (lv->why when the two times are
+ * not apart), -1 failed.
+ */
+static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	uint64_t in, most, out;
+	struct mp_evset_times t;
+
+	if (time_above(rn, lv, e, &in, &most) < 0 ||
+	    mp_evset_time(e, rn->x, rn->pool, lv->n, EVSET_CALIBRATE_TRIES, &t) < 0)
+		return -1;
+	out = t.least;
+	if ((double)out < EVSET_APART * (double)in)
+		return lv->why = no_slower, 0;
+	/* Not past the next level: the whole pool may evict the victim from it too. */
+	e->slow = (in + out) / 2 < e->slow ? (in + out) / 2 : e->slow;
+	if (e->slow <= in)
+		return lv->why = "the latencies give no threshold above a hit here", 0;
+	return most > e->slow ? fit_trials(rn, lv, e) : 0;
+}
+
+/* The tester with a tail inside the pages, where one fits and is whole: true. */
+static bool inpage_tail(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	if (!evset_inpage_fits(rn, lv))
+		return false;
+	evset_tester(rn, lv, e);
+	e->tail = rn->tail;
+	e->ntail = evset_inpage_lines(rn, lv, rn->tail);
+	lv->inpage = e->ntail == EVSET_TAIL_FACTOR * lv->up_ways;
+	return lv->inpage;
+}
+
+/*
+ * The threshold (calibrate): where the whole pool does not evict the
+ * victim, with a pool of twice the pages, as the arena and the level's
+ * time allow (a last level shared with others, of which "levels" sees a
+ * part), and once it does, twice that again, so that the other classes
+ * too have more lines than the ways (the count; the L3 of test_probe_evset's
+ * "shared" model lost its size without); where the candidates give none,
+ * again with the tail inside the pages (inpage_tail).  0 (lv->why when
+ * there is none), -1 failed.
+ */
+int evset_calibrated(struct run *rn, struct level *lv, struct mp_evset *e)
+{
+	bool grew = false;
+
+	if (calibrate(rn, lv, e) < 0)
+		return -1;
+	while (lv->why == no_slower && evset_double_pool(rn, lv, e)) {
+		grew = true;
+		lv->why = NULL;
+		if (evset_pool_of(rn, lv) < 0 || calibrate(rn, lv, e) < 0)
+			return -1;
+	}
+	if (grew && !lv->why && evset_double_pool(rn, lv, e) && evset_pool_of(rn, lv) < 0)
+		return -1;
+	if (lv->why == no_slower && !evset_pool_grows(rn->c))
+		lv->why = "the victim loads no slower after the whole pool (the full profile grows it)";
+	if (!lv->why || !inpage_tail(rn, lv, e))
+		return 0;
+	lv->why = NULL;
+	return calibrate(rn, lv, e);
+}

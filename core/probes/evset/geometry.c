@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe "evset": the victim's minimal set (core/probes/evset/run.h), its
+ * ways and line, tested again before it is believed and, where the count
+ * did not, borne out by other classes' sets.
+ */
+#include "core/lib/str.h"
+#include "core/probes/evset/run.h"
+
+/* Sets looked for (held_set). */
+#define EVSET_ATTEMPTS 3u
+/* The second class's victims tried at most (evset_corroborate). */
+#define EVSET_SECOND 4u
+/* The second class's set and tail (evset_corroborate). */
+static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL];
+
+/* Does the set evict x in most of EVSET_RECHECKS tests?  1, 0, -1 a run failed. */
+int evset_evicts_mostly(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
+{
+	unsigned all = 0;
+
+	for (unsigned i = 0; i < EVSET_RECHECKS; i++) {
+		int a = mp_evset_evicts(e, x, s, m);
+
+		if (a < 0)
+			return -1;
+		all += (unsigned)a;
+	}
+	return 2 * all > EVSET_RECHECKS;
+}
+
+/*
+ * The minimal set tested again: it must evict the victim in most of
+ * EVSET_RECHECKS tests and, without any one of its lines, not in two
+ * tests running (every line needed: minimal indeed; one noisy test is no
+ * unneeded line, while a line not needed leaves a set that evicts in every
+ * test), and be no
+ * larger than the most ways a set is kept for (noise that hides evictions
+ * leaves hundreds of lines "each needed"; on a busy host a test of a true
+ * set fails one time in ten, and a noisy reduction can stop at a set of
+ * many classes whose extra lines are not needed: docs/algorithms.md,
+ * "Eviction sets").  1 holds up, 0 not, -1 a run failed.
+ */
+static int repeatable(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
+{
+	int most, less;
+
+	if (m > UPPER_SET || m < 1)
+		return 0;
+	if ((most = evset_evicts_mostly(e, x, s, m)) < 0 ||
+	    (less = mp_evset_unneeded(e, x, s, m)) < 0)
+		return -1;
+	return most && less == 0;
+}
+
+/*
+ * A minimal set for victim x that holds up, looked for EVSET_ATTEMPTS
+ * times (a search whose reductions all lost the eviction is one of them);
+ * into out, its size in *mm.  1 found, 0 not (lv->why), -1 failed.
+ */
+static int held_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t x,
+		    uint64_t *out, uint64_t *mm)
+{
+	int st = 0;
+
+	for (unsigned i = 0; i < EVSET_ATTEMPTS; i++) {
+		int held = 0;
+
+		if ((st = mp_evset_find(e, x, rn->pool, lv->n, out, mm)) < 0)
+			return -1;
+		if (st == 0 || st == 2)
+			return lv->why = evset_find_why[st], 0;
+		if (st == 1 && (held = repeatable(e, x, out, *mm)) != 0)
+			return held;
+	}
+	lv->why = st == 3 ? evset_find_why[3] : "no minimal set held up when tested again";
+	return 0;
+}
+
+/* Does the set evict candidate y: 1 in two tests running, 0 in neither, 2 in one. */
+static int evicted_twice(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t y)
+{
+	int a = mp_evset_evicts(e, y, s, m), b = a < 0 ? a : mp_evset_evicts(e, y, s, m);
+
+	return a < 0 || b < 0 ? -1 : a && b ? 1 : a || b ? 2 : 0;
+}
+
+/*
+ * Other classes to bear out the ways: their victims the first
+ * EVSET_SECOND candidates x's set (m lines) evicts in neither of two tests
+ * (a candidate the pool cannot evict, one let into a pool of lines
+ * congruent above by a noisy test, is passed over); their tail x, x's set
+ * and candidates that set evicts in both (x's class: congruent above with
+ * every candidate, here with none of the others), EVSET_TAIL_FACTOR times
+ * the most ways above.  Into tail2 and vs.  1 found, 0 too few candidates
+ * for the tail, 2 no other class, -1 failed.
+ */
+static int second_class(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m,
+			uint64_t *nt, uint64_t *vs, unsigned *nv)
+{
+	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+
+	*nv = 0;
+	*nt = 0;
+	tail2[(*nt)++] = rn->x;
+	for (uint64_t i = 0; i < m && *nt < UPPER_TAIL; i++)
+		tail2[(*nt)++] = rn->set[i];
+	for (uint64_t i = 0; i < lv->n && (*nt < want || *nv < EVSET_SECOND); i++) {
+		uint64_t y = rn->pool[i];
+		int in = mp_evset_member(rn->set, m, y) ? 3 : evicted_twice(e, rn->set, m, y);
+
+		if (in < 0)
+			return -1;
+		if (in == 1 && *nt < want && *nt < UPPER_TAIL)
+			tail2[(*nt)++] = y;
+		if (in == 0 && *nv < EVSET_SECOND)
+			vs[(*nv)++] = y;
+	}
+	return !*nv ? 2 : *nt >= want;
+}
+
+/*
+ * The ways borne out by other classes (where the count did not bear them
+ * out): a minimal set is a line short where a line in use all the time
+ * (the page walks' own, a neighbour's) holds a way of its set, so one
+ * victim's set alone may count a way too few; the other classes' minimal
+ * sets, found with a tail of x's class, must mostly have as many lines:
+ * the first found that has bears them out, one of another size must be
+ * outvoted by two more (on a noisy host such a set, too, comes out a
+ * line short now and then).  A victim whose set is not found (one let
+ * into the pool by a test that erred: the pool holds none of its class)
+ * is passed over.  Where there is no other class, or too few candidates
+ * of x's class for the tail (Power3's 128-way L1 takes 256 of the 512
+ * classes' candidates), the ways rest on x's set alone: the level says so,
+ * and its set is tested over time (measure.c, still_evicts).  1 borne out (or
+ * alone), 0 not (lv->why), -1 failed.
+ */
+int evset_corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m)
+{
+	struct mp_evset e2 = *e;
+	uint64_t vs[EVSET_SECOND], m2 = 0;
+	unsigned nv, agree = 0, other = 0;
+	int st = second_class(rn, e, lv, m, &e2.ntail, vs, &nv);
+
+	if (st < 0)
+		return -1;
+	if (st != 1) {
+		lv->alone = true;       /* tested over time instead (measure.c) */
+		return 1;
+	}
+	evset_pool_without(rn, lv, tail2, e2.ntail); /* a tail is disjoint from every set */
+	evset_pool_without(rn, lv, vs, nv);     /* a victim in its pool is loaded again by it */
+	e2.tail = tail2;
+	for (unsigned i = 0; i < nv && agree <= other && other < 2; i++) {
+		if ((st = held_set(rn, &e2, lv, vs[i], set2, &m2)) < 0)
+			return -1;
+		agree += st == 1 && m2 == m;
+		other += st == 1 && m2 != m;
+	}
+	if (agree > other)
+		return 1;
+	lv->why = other ? "other classes' minimal sets have another size" :
+		  e2.late ? evset_find_why[2] : "no other class's minimal set was found to bear the ways out";
+	return 0;
+}
+
+/*
+ * The shortest prefix of the pool that evicts the victim, in *p; where
+ * none does, the pool taken from twice the pages, as the arena allows:
+ * its size follows the level's effective capacity, and where an index
+ * spreads one offset's lines over more classes (size.c, sharing_offsets), the
+ * victim's class may get too few of them.  On this project's AMD EPYC
+ * guest (64 classes at an offset for the L2's 16 ways), 2048 pages left
+ * some 32 lines in its class, and the whole pool failed its test in 1 of
+ * 9 instrumented runs.  1, 0 none, -1 a run failed.
+ */
+static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *p)
+{
+	int st;
+
+	while ((st = mp_evset_prefix(e, rn->x, rn->pool, lv->n, p)) == 0 && !e->late &&
+	       evset_more_pages(rn, lv, 2))
+		if (evset_pool_of(rn, lv) < 0)
+			return -1;
+	return st;
+}
+
+/*
+ * The victim's minimal set with a tail (picked with the shortest prefix
+ * of the pool that evicts the victim without one): its ways and line.  0
+ * (what is missing in lv->why), -1 when a run failed.
+ */
+int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	uint64_t p = 0, nt = 0, mm = 0;
+	int st = evicting_prefix(rn, e, lv, &p);
+
+	if (st != 1)
+		return st < 0 ? -1 : (lv->why = evset_find_why[e->late ? 2 : 0], 0);
+	if (!lv->inpage) {           /* else the tail inside the pages stands */
+		if (evset_tail_of(rn, e, lv, p, &nt) < 0)
+			return -1;
+		if (lv->why)
+			return 0;
+		e->tail = rn->tail;
+		e->ntail = nt;
+	}
+	if ((st = held_set(rn, e, lv, rn->x, rn->set, &mm)) <= 0)
+		return st;
+	if (mp_evset_line(e, rn->x, rn->set, mm, &lv->line) < 0)
+		return -1;
+	lv->ways = mm;
+	return 0;
+}
+
+/* Keep this level's tester, set, tail and classes for the next. */
+void evset_keep_upper(struct run *rn, const struct mp_evset *e, const struct level *lv)
+{
+	rn->up.m = 0;
+	if (!lv->ways || lv->ways > UPPER_SET || e->ntail > UPPER_TAIL)
+		return;
+	rn->up.e = *e;
+	mp_memcpy(rn->up.set, rn->set, lv->ways * sizeof(*rn->set));
+	mp_memcpy(rn->up.tail, rn->tail, e->ntail * sizeof(*rn->tail));
+	rn->up.e.tail = rn->up.tail;
+	rn->up.e.deadline = 0;
+	rn->up.m = lv->ways;
+	rn->up.classes = lv->size ? lv->classes : 0;
+	rn->up.sharing = lv->sharing;
+}
