@@ -11,8 +11,8 @@
 #define EVSET_ATTEMPTS 3u
 /* The second class's victims tried at most (evset_corroborate). */
 #define EVSET_SECOND 4u
-/* The second class's set and tail (evset_corroborate). */
-static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL];
+/* The second class's set and tail (evset_corroborate); the tail picked again (tail_again). */
+static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL], again[UPPER_TAIL];
 
 /* Does the set evict x in most of EVSET_RECHECKS tests?  1, 0, -1 a run failed. */
 int evset_evicts_mostly(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m)
@@ -186,9 +186,51 @@ static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv,
 }
 
 /*
+ * The tail picked again with the victim's minimal set (*mm lines in
+ * rn->set): the candidates the set does not evict with the tail it was
+ * found with, which are of no class the set evicts, the victim's above
+ * all.  The tail the set was found with may hold lines of the victim's
+ * class: picked with a stand-in's set that did not evict every line of
+ * the class, or with a prefix that left the class under its threshold.
+ * Each such line takes a way, and the set comes out as many ways short (a
+ * simulated 3M 12-way victim L3 under a 256K 4-way L2 came out 10-way, its
+ * class left with too few candidates for another class to bear the ways
+ * out).  A prefix may also leave one other class alone under its
+ * threshold, and a tail of that class's lines alone, as many as the ways,
+ * makes the set seem to evict that class too (a simulated 8M 16-way victim
+ * L3's first class counted took 21 of another's 37 candidates so, and its
+ * size was lost).  Picked again, the tail is spread over the other
+ * classes; the set must hold up with it as after its search (repeatable:
+ * with only most tests evicting the victim asked, the simulated Core i7
+ * whose L2 way a neighbour holds now and then kept a set found a way
+ * short, and its L2 came out 7-way), else it is looked for again with it.
+ * Where too few are found, the tail stands.  1 (the set in rn->set, its
+ * size in *mm), 0 not found (lv->why), -1 failed.
+ */
+static int tail_again(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm)
+{
+	struct mp_evset t = *e;
+	int st;
+
+	if (evset_pick_tail(rn, e, lv, rn->set, *mm, again, &t.ntail) < 0)
+		return -1;
+	if (t.ntail < e->ntail)
+		return 1;
+	t.tail = again;
+	if ((st = repeatable(&t, rn->x, rn->set, *mm)) < 0)
+		return -1;
+	if (!st && (st = held_set(rn, &t, lv, rn->x, rn->set, mm)) <= 0)
+		return st;
+	mp_memcpy(rn->tail, again, t.ntail * sizeof(*again));
+	e->ntail = t.ntail;
+	return 1;
+}
+
+/*
  * The victim's minimal set with a tail (picked with the shortest prefix
- * of the pool that evicts the victim without one): its ways and line.  0
- * (what is missing in lv->why), -1 when a run failed.
+ * of the pool that evicts the victim without one, then again with that
+ * set: tail_again): its ways and line.  0 (what is missing in lv->why),
+ * -1 when a run failed.
  */
 int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 {
@@ -205,7 +247,8 @@ int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 		e->tail = rn->tail;
 		e->ntail = nt;
 	}
-	if ((st = held_set(rn, e, lv, rn->x, rn->set, &mm)) <= 0)
+	if ((st = held_set(rn, e, lv, rn->x, rn->set, &mm)) <= 0 ||
+	    (!lv->inpage && (st = tail_again(rn, e, lv, &mm)) <= 0))
 		return st;
 	if (mp_evset_line(e, rn->x, rn->set, mm, &lv->line) < 0)
 		return -1;

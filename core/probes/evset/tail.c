@@ -20,11 +20,12 @@ static uint64_t stand_in[UPPER_TAIL];
  * EVSET_TAIL_FACTOR times the most ways above, looked for until the time
  * bound passes (each candidate's test traverses `by`, which may be a long
  * prefix of the pool: the simulated Power3's 4096-line prefix, for 256
- * lines of tail under its 128-way L1, took 29 s of a 3 s bound).  Taken
- * out of the pool when there are enough of them; how many in *nt.
+ * lines of tail under its 128-way L1, took 29 s of a 3 s bound).  Into
+ * `into`, and taken out of the pool when there are enough of them; how
+ * many in *nt.
  */
-static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
-		     uint64_t nby, uint64_t *nt)
+int evset_pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
+		    uint64_t nby, uint64_t *into, uint64_t *nt)
 {
 	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
 
@@ -40,12 +41,12 @@ static int pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const
 		if (a < 0 || ev < 0)
 			return -1;
 		if (a > 0 && ev == 0)
-			rn->tail[(*nt)++] = rn->pool[i];
+			into[(*nt)++] = rn->pool[i];
 	}
 	if (*nt < want)
 		return 0;
 	for (uint64_t i = 0; i < lv->n; i++)
-		if (!mp_evset_member(rn->tail, *nt, rn->pool[i]))
+		if (!mp_evset_member(into, *nt, rn->pool[i]))
 			rn->pool[kept++] = rn->pool[i];
 	lv->n = kept;
 	return 0;
@@ -73,7 +74,7 @@ static const char stand_in_lost[] =
 /* The tail picked with set (m1 lines), which evicts the victim.  0 or lv->why set, -1 failed. */
 static int tail_by(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m1, uint64_t *nt)
 {
-	if (pick_tail(rn, e, lv, rn->set, m1, nt) < 0)
+	if (evset_pick_tail(rn, e, lv, rn->set, m1, rn->tail, nt) < 0)
 		return -1;
 	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
 		lv->why = "too few candidates congruent above but not here";
@@ -142,7 +143,7 @@ int evset_tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t
 	struct mp_evset s = *e;
 	int st;
 
-	if (pick_tail(rn, e, lv, rn->pool, p, nt) < 0)
+	if (evset_pick_tail(rn, e, lv, rn->pool, p, rn->tail, nt) < 0)
 		return -1;
 	if (*nt >= want)
 		return 0;
