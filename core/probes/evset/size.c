@@ -195,6 +195,35 @@ static int sharing_offsets(struct run *rn, struct mp_evset *e, struct level *lv)
 }
 
 /*
+ * The classes at a page offset, from those counted in a pool that keeps
+ * the victim's L1 colour only (pool.c, filter_colour: an L1 whose way
+ * spans several pages) where the pages' colours are physical (memory
+ * known to be physically contiguous, as on bare metal): the level's index
+ * takes the colour's bits with the bits above them, so every colour holds
+ * as many classes, and the pool those of one.  A single class counted may
+ * be all the level has at a page offset (its way no larger than the L1's)
+ * or one colour's: then not measured.  The simulated Opteron's 1M L2 under
+ * a 64K 2-way L1, on contiguous frames, came out 128K without this (2
+ * classes of its 16).  On scattered frames a page's colour tells nothing
+ * of its frame's, and the pool holds every class.  False where not
+ * measured (lv->why).
+ */
+static bool colour_classes(const struct run *rn, struct level *lv)
+{
+	uint64_t colours = rn->l1_way / rn->m.page_bytes;
+
+	if (colours <= 1 || rn->up.m || !rn->m.contiguous)
+		return true;
+	if (lv->classes == 1) {
+		lv->why = "its pool keeps one L1 colour of contiguous memory, "
+			  "and its one class there may be that colour's or all of them";
+		return false;
+	}
+	lv->classes *= colours;
+	return true;
+}
+
+/*
  * The size once every class at the victim's page offset was counted: the
  * sets (those classes x the line offsets in a page / the offsets sharing a
  * set: sharing_offsets) x the ways x the line.  Not measured where the
@@ -285,5 +314,5 @@ int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne
 	lv->classes = k.count;
 	if (!k.complete)
 		return lv->why = k.why, 0;
-	return size_of(rn, lv);
+	return colour_classes(rn, lv) ? size_of(rn, lv) : 0;
 }
