@@ -120,6 +120,29 @@ static struct mp_probe *evset_timed(struct ps_run *s, uint64_t seed, bool compac
 	return ev;
 }
 
+/*
+ * A model (its text, name) on scattered frames, evset at seeds 1 to
+ * `seeds`: the level must be exact at each ("what" in the check).
+ */
+static void exact_at_seeds(const char *name, const char *text, int32_t level, uint64_t seeds,
+			   const char *what)
+{
+	double took;
+
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct ps_run s;
+		struct mp_probe *ev;
+
+		if (!ps_open_text(&s, name, text, PS_EXACT) || !scattered(&s, PS_EXACT))
+			return;
+		ev = evset_timed(&s, seed, true, &took);
+		CHECK(exact_level(found(&s.r, level), ps_cache(&s.model, level)),
+		      "%s, seed %llu: %s (%s)", s.name, (unsigned long long)seed, what,
+		      ev->message);
+		ps_close(&s);
+	}
+}
+
 /* The probes evset builds on, then evset; its record. */
 static struct mp_probe *probes(struct ps_run *s)
 {
@@ -274,20 +297,8 @@ static void victim_tail_again(void)
 		"cache L2 size=512K line=64 ways=4 latency=12 replacement=lru inclusion=inclusive\n"
 		"cache L3 size=6M line=64 ways=12 latency=38 replacement=lru inclusion=exclusive\n"
 		"memory latency=260\nframes mode=scattered seed=22\n";
-	double took;
 
-	for (uint64_t seed = 1; seed <= 8; seed++) {
-		struct ps_run s;
-		struct mp_probe *ev;
-
-		if (!ps_open_text(&s, "victim-k", text, PS_EXACT) || !scattered(&s, PS_EXACT))
-			return;
-		ev = evset_timed(&s, seed, true, &took);
-		CHECK(exact_level(found(&s.r, 3), ps_cache(&s.model, 3)),
-		      "%s, seed %llu: the victim L3 exact (%s)", s.name, (unsigned long long)seed,
-		      ev->message);
-		ps_close(&s);
-	}
+	exact_at_seeds("victim-k", text, 3, 8, "the victim L3 exact");
 }
 
 /*
@@ -785,22 +796,10 @@ static void wide_l1(const char *filter)
 		"cache L1D size=64K line=128 ways=128 latency=2 replacement=fifo\n"
 		"cache L2 size=512K line=128 ways=4 latency=17\n"
 		"memory latency=136\n";
-	double took;
 
 	if (filter && !strstr("wide", filter))
 		return;
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct ps_run s;
-		struct mp_probe *ev;
-
-		if (!ps_open_text(&s, "wide-a", text, PS_EXACT) || !scattered(&s, PS_EXACT))
-			return;
-		ev = evset_timed(&s, seed, true, &took);
-		CHECK(exact_level(found(&s.r, 2), ps_cache(&s.model, 2)),
-		      "%s, seed %llu: the L2 exact under a 128-way L1 (%s)", s.name,
-		      (unsigned long long)seed, ev->message);
-		ps_close(&s);
-	}
+	exact_at_seeds("wide-a", text, 2, 3, "the L2 exact under a 128-way L1");
 }
 
 /*
