@@ -66,7 +66,7 @@ void evset_tester(struct run *rn, struct level *lv, struct mp_evset *e)
 /* Groups of lines that take the victim out of the levels above only (time_above). */
 static uint64_t above_groups(const struct run *rn, const struct level *lv)
 {
-	uint64_t few = EVSET_TAIL_FACTOR * lv->up_ways, g = 1;
+	uint64_t few = evset_tail_lines(lv), g = 1;
 
 	if (rn->up.m || lv->inpage)
 		return 1;
@@ -79,7 +79,7 @@ static uint64_t above_groups(const struct run *rn, const struct level *lv)
 static uint64_t above_group(const struct run *rn, const struct level *lv, uint64_t g,
 			    const uint64_t **s)
 {
-	uint64_t few = EVSET_TAIL_FACTOR * lv->up_ways;
+	uint64_t few = evset_tail_lines(lv);
 
 	if (rn->up.m || lv->inpage) {
 		*s = rn->up.set;
@@ -247,7 +247,7 @@ static bool inpage_tail(struct run *rn, struct level *lv, struct mp_evset *e)
 	evset_tester(rn, lv, e);
 	e->tail = rn->tail;
 	e->ntail = evset_inpage_lines(rn, lv, rn->tail);
-	lv->inpage = e->ntail == EVSET_TAIL_FACTOR * lv->up_ways;
+	lv->inpage = e->ntail == evset_tail_lines(lv);
 	return lv->inpage;
 }
 

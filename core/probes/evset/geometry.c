@@ -98,7 +98,7 @@ static int evicted_twice(struct mp_evset *e, const uint64_t *s, uint64_t m, uint
 static int second_class(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m,
 			uint64_t *nt, uint64_t *vs, unsigned *nv)
 {
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+	uint64_t want = evset_tail_lines(lv);
 
 	*nv = 0;
 	*nt = 0;

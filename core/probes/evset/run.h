@@ -50,6 +50,12 @@ struct level {
 	const char *why;        /* what is not measured, and why */
 };
 
+/* The lines of a level's tail: EVSET_TAIL_FACTOR times the most ways above. */
+static inline uint64_t evset_tail_lines(const struct level *lv)
+{
+	return EVSET_TAIL_FACTOR * lv->up_ways;
+}
+
 /* The level above's tester and minimal set, for the level below. */
 struct upper {
 	struct mp_evset e;

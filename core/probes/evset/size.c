@@ -90,7 +90,7 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 	}
 	if (evset_pool_of(rn, lv) < 0)
 		return -1;
-	return mp_evset_count(&t, rn->pool, lv->n, lv->ways, EVSET_TAIL_FACTOR * lv->up_ways, seed, k);
+	return mp_evset_count(&t, rn->pool, lv->n, lv->ways, evset_tail_lines(lv), seed, k);
 }
 
 /*

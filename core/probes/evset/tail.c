@@ -27,7 +27,7 @@ static uint64_t stand_in[UPPER_TAIL];
 int evset_pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
 		    uint64_t nby, uint64_t *into, uint64_t *nt)
 {
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways, kept = 0;
+	uint64_t want = evset_tail_lines(lv), kept = 0;
 
 	*nt = 0;
 	for (uint64_t i = 0; i < lv->n && *nt < want && *nt < UPPER_TAIL && !mp_evset_late(e); i++) {
@@ -76,7 +76,7 @@ static int tail_by(struct run *rn, struct mp_evset *e, struct level *lv, uint64_
 {
 	if (evset_pick_tail(rn, e, lv, rn->set, m1, rn->tail, nt) < 0)
 		return -1;
-	if (*nt < EVSET_TAIL_FACTOR * lv->up_ways)
+	if (*nt < evset_tail_lines(lv))
 		lv->why = "too few candidates congruent above but not here";
 	return 0;
 }
@@ -146,7 +146,7 @@ static int stand_in_set(struct run *rn, struct mp_evset *s, struct level *lv, un
  */
 int evset_tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p, uint64_t *nt)
 {
-	uint64_t m1 = 0, want = EVSET_TAIL_FACTOR * lv->up_ways;
+	uint64_t m1 = 0, want = evset_tail_lines(lv);
 	struct mp_evset s = *e;
 	int st;
 
@@ -191,7 +191,7 @@ int evset_tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t
 bool evset_inpage_fits(const struct run *rn, const struct level *lv)
 {
 	return !rn->up.m && lv->level == 2 && rn->l1_way < rn->m.page_bytes &&
-	       EVSET_TAIL_FACTOR * lv->up_ways <= UPPER_TAIL;
+	       evset_tail_lines(lv) <= UPPER_TAIL;
 }
 
 /*
@@ -204,7 +204,7 @@ bool evset_inpage_fits(const struct run *rn, const struct level *lv)
 uint64_t evset_inpage_lines(const struct run *rn, const struct level *lv, uint64_t *buf)
 {
 	uint64_t page = rn->m.page_bytes, per = page / rn->l1_way, n = 0;
-	uint64_t want = EVSET_TAIL_FACTOR * lv->up_ways;
+	uint64_t want = evset_tail_lines(lv);
 	struct mp_rng g;
 
 	mp_rng_seed(&g, rn->c->cfg->seed + (uint64_t)lv->level);
