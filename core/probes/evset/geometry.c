@@ -11,7 +11,7 @@
 #define EVSET_ATTEMPTS 3u
 /* The second class's victims tried at most (evset_corroborate). */
 #define EVSET_SECOND 4u
-/* The second class's set and tail (evset_corroborate); the tail picked again (tail_again). */
+/* The second class's set and tail (evset_corroborate); the tail picked again (tail_round). */
 static uint64_t set2[MP_EVSET_MAX_POOL], tail2[UPPER_TAIL], again[UPPER_TAIL];
 
 /* Does the set evict x in most of EVSET_RECHECKS tests?  1, 0, -1 a run failed. */
@@ -56,7 +56,8 @@ static int repeatable(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_
 /*
  * A minimal set for victim x that holds up, looked for EVSET_ATTEMPTS
  * times (a search whose reductions all lost the eviction is one of them);
- * into out, its size in *mm.  1 found, 0 not (lv->why), -1 failed.
+ * into out, its size in *mm.  1 found and held up, 2 found but none held
+ * up (the last in out; lv->why), 0 not found (lv->why), -1 failed.
  */
 static int held_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t x,
 		    uint64_t *out, uint64_t *mm)
@@ -73,8 +74,10 @@ static int held_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64
 		if (st == 1 && (held = repeatable(e, x, out, *mm)) != 0)
 			return held;
 	}
-	lv->why = st == 3 ? evset_find_why[3] : "no minimal set held up when tested again";
-	return 0;
+	if (st == 3)
+		return lv->why = evset_find_why[3], 0;
+	lv->why = "no minimal set held up when tested again";
+	return 2;
 }
 
 /* Does the set evict candidate y: 1 in two tests running, 0 in neither, 2 in one. */
@@ -185,51 +188,78 @@ static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv,
 	return st;
 }
 
+/* Rounds of the tail picked again with the victim's set (settled_set). */
+#define EVSET_TAIL_ROUNDS 3u
+/* A round's outcome (tail_round): the set holds up with a tail picked with it. */
+#define SETTLED 3
+
 /*
- * The tail picked again with the victim's minimal set (*mm lines in
- * rn->set): the candidates the set does not evict with the tail it was
- * found with, which are of no class the set evicts, the victim's above
- * all.  The tail the set was found with may hold lines of the victim's
- * class: picked with a stand-in's set that did not evict every line of
- * the class, or with a prefix that left the class under its threshold.
- * Each such line takes a way, and the set comes out as many ways short (a
- * simulated 3M 12-way victim L3 under a 256K 4-way L2 came out 10-way, its
- * class left with too few candidates for another class to bear the ways
- * out).  A prefix may also leave one other class alone under its
- * threshold, and a tail of that class's lines alone, as many as the ways,
- * makes the set seem to evict that class too (a simulated 8M 16-way victim
- * L3's first class counted took 21 of another's 37 candidates so, and its
- * size was lost).  Picked again, the tail is spread over the other
- * classes; the set must hold up with it as after its search (repeatable:
- * with only most tests evicting the victim asked, the simulated Core i7
- * whose L2 way a neighbour holds now and then kept a set found a way
- * short, and its L2 came out 7-way), else it is looked for again with it.
- * Where too few are found, the tail stands.  1 (the set in rn->set, its
- * size in *mm), 0 not found (lv->why), -1 failed.
+ * One round of the tail picked again with the victim's set (*mm lines in
+ * rn->set; held: it held up with the tail it was found with): the
+ * candidates the set does not evict, of no class it evicts, the victim's
+ * above all.  A held set must hold up with the new tail as after its
+ * search (repeatable); else, or where it did not hold up, the set is
+ * looked for again with the new tail, which becomes the level's.  SETTLED
+ * (the tail stands where too few are found for a new one), or as held_set.
  */
-static int tail_again(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm)
+static int tail_round(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm,
+		      bool held)
 {
 	struct mp_evset t = *e;
-	int st;
+	int st = 0;
 
 	if (evset_pick_tail(rn, e, lv, rn->set, *mm, again, &t.ntail) < 0)
 		return -1;
 	if (t.ntail < e->ntail)
-		return 1;
+		return held ? SETTLED : 0;
 	t.tail = again;
-	if ((st = repeatable(&t, rn->x, rn->set, *mm)) < 0)
+	if (held && (st = repeatable(&t, rn->x, rn->set, *mm)) < 0)
 		return -1;
 	if (!st && (st = held_set(rn, &t, lv, rn->x, rn->set, mm)) <= 0)
 		return st;
 	mp_memcpy(rn->tail, again, t.ntail * sizeof(*again));
 	e->ntail = t.ntail;
-	return 1;
+	return held && st == 1 ? SETTLED : st;
+}
+
+/*
+ * The victim's set settled with its tail: the tail it was found with may
+ * hold lines of the victim's class (picked with a stand-in's set that did
+ * not evict every line of the class, or with a prefix that left the class
+ * under its threshold).  Each such line takes a way, and the set comes
+ * out as many ways short (a simulated 3M 12-way victim L3 under a 256K
+ * 4-way L2 came out 10-way, its class left with too few candidates for
+ * another class to bear the ways out).  A prefix may also leave one other
+ * class alone under its threshold, and a tail of that class's lines
+ * alone, as many as the ways, makes the set seem to evict that class too
+ * (a simulated 8M 16-way victim L3's first class counted took 21 of
+ * another's 37 candidates so, and its size was lost).  So the tail is
+ * picked again with the set found (tail_round), spread over the other
+ * classes, until the set holds up with a tail picked with it, in
+ * EVSET_TAIL_ROUNDS rounds at most; a set that did not hold up picks one
+ * too (a victim L3 of four classes to one above, found with a tail of
+ * three lines of its class, came out a 28-line set of 14 of them; the
+ * tail picked with it had one, and the set found with that, 15 of 16).
+ * Asking a held set only to evict in most tests was not enough: the
+ * simulated Core i7 whose L2 way a neighbour holds now and then kept a
+ * set a way short, and its L2 came out 7-way.  After the last round a
+ * set that held up with the tail it was found with stands.  1 (the set in
+ * rn->set, its size in *mm), 0 not (lv->why), -1 failed.
+ */
+static int settled_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm,
+		       int st)
+{
+	for (unsigned r = 0; r < EVSET_TAIL_ROUNDS && (st == 1 || st == 2); r++)
+		st = tail_round(rn, e, lv, mm, st == 1);
+	if (st == 1 || st == SETTLED)
+		lv->why = NULL;
+	return st < 0 ? -1 : st == 1 || st == SETTLED;
 }
 
 /*
  * The victim's minimal set with a tail (picked with the shortest prefix
  * of the pool that evicts the victim without one, then again with that
- * set: tail_again): its ways and line.  0 (what is missing in lv->why),
+ * set: settled_set): its ways and line.  0 (what is missing in lv->why),
  * -1 when a run failed.
  */
 int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
@@ -247,9 +277,11 @@ int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 		e->tail = rn->tail;
 		e->ntail = nt;
 	}
-	if ((st = held_set(rn, e, lv, rn->x, rn->set, &mm)) <= 0 ||
-	    (!lv->inpage && (st = tail_again(rn, e, lv, &mm)) <= 0))
-		return st;
+	st = held_set(rn, e, lv, rn->x, rn->set, &mm);
+	if (!lv->inpage)
+		st = settled_set(rn, e, lv, &mm, st);
+	if (st != 1)
+		return st < 0 ? -1 : 0;
 	if (mp_evset_line(e, rn->x, rn->set, mm, &lv->line) < 0)
 		return -1;
 	lv->ways = mm;

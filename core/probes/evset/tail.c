@@ -136,7 +136,7 @@ static int stand_in_set(struct run *rn, struct mp_evset *s, struct level *lv, un
  * none of its class about one time in three).  Where the last stand-in's
  * set was found but did not hold up, the tail is picked with it all the
  * same: that tail may hold lines of the victim's class, and is picked
- * again once the victim's set is found with it (geometry.c, tail_again),
+ * again once the victim's set is found with it (geometry.c, settled_set),
  * which must then hold up.  Victim L3s of four classes to one above came
  * out exact at 9 of 24 seeds over three hierarchies without this, and at
  * 14 with it; at 18 with the first stand-in's set taken so, held up or not,
