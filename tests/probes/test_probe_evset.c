@@ -195,7 +195,7 @@ static void ways_noted(const struct ps_run *s, const char *path)
 	if (!strstr(path, "power3-375") || !got || got->ways <= 0)
 		return;
 	CHECK(ps_note(&s->r, "L2: eviction sets") &&
-	      (ps_note(&s->r, "congruence classes at a page offset") ||
+	      (ps_note(&s->r, "congruence classes") ||
 	       ps_note(&s->r, "minimal set alone")),
 	      "%s: a note says what bore the L2's ways out (classes counted, or the victim's "
 	      "minimal set alone)", s->name);

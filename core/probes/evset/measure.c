@@ -29,7 +29,7 @@
 /* The level's geometry not believed, and why: 0. */
 static int not_held(struct level *lv, const char *why)
 {
-	lv->ways = lv->size = lv->line = lv->classes = 0;
+	lv->ways = lv->size = lv->line = lv->classes = lv->counted = 0;
 	lv->sharing = 1;
 	lv->alone = false;
 	lv->why = why;

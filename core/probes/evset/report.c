@@ -74,6 +74,10 @@ void evset_note_method(struct run *rn, const struct level *lv, const char *metho
 	if (lv->classes)
 		mp_buf_printf(&b, "; %llu congruence classes at a page offset",
 			      (unsigned long long)lv->classes);
+	else if (lv->counted)
+		mp_buf_printf(&b, "; %llu congruence classes counted%s before the count stopped",
+			      (unsigned long long)lv->counted,
+			      lv->within ? " among the lines of the victim's class above" : "");
 	if (lv->alone)
 		mp_buf_puts(&b, "; its ways rest on the victim's minimal set alone "
 				"(no second class's set bore them out)");

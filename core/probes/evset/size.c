@@ -51,9 +51,10 @@ void evset_counts_forgotten(void)
  */
 static int within_size(struct run *rn, struct level *lv, const struct mp_evset_classes *k)
 {
-	lv->classes = k->count * rn->up.classes;
+	lv->counted = k->count;
 	if (!k->complete)
 		return lv->why = k->why, 0;
+	lv->classes = k->count * rn->up.classes;
 	lv->size = lv->classes * rn->m.page_bytes * lv->ways;
 	return 0;
 }
@@ -217,6 +218,7 @@ static bool colour_classes(const struct run *rn, struct level *lv)
 	if (lv->classes == 1) {
 		lv->why = "its pool keeps one L1 colour of contiguous memory, "
 			  "and its one class there may be that colour's or all of them";
+		lv->classes = 0;
 		return false;
 	}
 	lv->classes *= colours;
@@ -311,8 +313,9 @@ int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne
 	lv->doubt = first.other + k.other + first.larger + k.larger > 0;
 	if (lv->within)
 		return within_size(rn, lv, &k);
-	lv->classes = k.count;
+	lv->counted = k.count;
 	if (!k.complete)
 		return lv->why = k.why, 0;
+	lv->classes = k.count;
 	return colour_classes(rn, lv) ? size_of(rn, lv) : 0;
 }
