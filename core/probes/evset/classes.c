@@ -549,8 +549,7 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 		if (e->late && n > 0)
 			return stop_late(out, mp_evset_count_late);
 		if (too_slow(e, out, &p, n))
-			return stop_late(out, "the time bound would pass before every class was found, "
-					 "at the pace of the classes counted");
+			return stop_late(out, "at its pace the count would pass the time bound");
 	}
 	if ((st = aside_counted(e, out)) <= 0)
 		return st;
