@@ -122,25 +122,35 @@ static struct mp_probe *evset_timed(struct ps_run *s, uint64_t seed, bool compac
 
 /*
  * A model (its text, name) on scattered frames, evset at seeds 1 to
- * `seeds`: the level must be exact at each ("what" in the check).
+ * `seeds`: the level ("what" in the checks) never wrong at any (each
+ * value exact or not measured), and exact at `least` of them at least.
  */
 static void exact_at_seeds(const char *name, const char *text, int32_t level, uint64_t seeds,
-			   const char *what)
+			   uint64_t least, const char *what)
 {
+	uint64_t exact = 0;
 	double took;
 
 	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		const struct mp_sim_cache_model *mc;
+		const struct mp_cache *got;
 		struct ps_run s;
 		struct mp_probe *ev;
 
 		if (!ps_open_text(&s, name, text, PS_EXACT) || !scattered(&s, PS_EXACT))
 			return;
 		ev = evset_timed(&s, seed, true, &took);
-		CHECK(exact_level(found(&s.r, level), ps_cache(&s.model, level)),
-		      "%s, seed %llu: %s (%s)", s.name, (unsigned long long)seed, what,
+		got = found(&s.r, level);
+		mc = ps_cache(&s.model, level);
+		CHECK(got && mc && right(got->size_bytes, mc->size) && right(got->ways, mc->ways) &&
+		      right(got->line_bytes, mc->line),
+		      "%s, seed %llu: %s never wrong (%s)", s.name, (unsigned long long)seed, what,
 		      ev->message);
+		exact += exact_level(got, mc);
 		ps_close(&s);
 	}
+	CHECK(exact >= least, "%s: %s exact at %llu of seeds 1 to %llu (at least %llu)", name, what,
+	      (unsigned long long)exact, (unsigned long long)seeds, (unsigned long long)least);
 }
 
 /* The probes evset builds on, then evset; its record. */
@@ -298,7 +308,7 @@ static void victim_tail_again(void)
 		"cache L3 size=6M line=64 ways=12 latency=38 replacement=lru inclusion=exclusive\n"
 		"memory latency=260\nframes mode=scattered seed=22\n";
 
-	exact_at_seeds("victim-k", text, 3, 8, "the victim L3 exact");
+	exact_at_seeds("victim-k", text, 3, 8, 8, "the victim L3");
 }
 
 /*
@@ -306,12 +316,13 @@ static void victim_tail_again(void)
  * (victim-o, made after the change was designed): the tail the victim's
  * set is found with, picked with a stand-in's set, holds about a quarter
  * of lines of the victim's class, and the sets found with it do not hold
- * up; the tail is picked again with such a set, and again with the set
- * found with that, until the set holds up with a tail picked with it
- * (core/probes/evset/geometry.c, settled_set).  The L3 must be exact at
- * seeds 1 to 4; with one round and a held set only, it was not measured
- * at seed 2 ("no minimal set held up when tested again").  At seed 5 it
- * is not measured: too few candidates for the tail.
+ * up; the tail is picked again with such a set, and the set looked for
+ * again with it, in rounds, until it holds up with a tail picked with it
+ * (core/probes/evset/geometry.c, settled_set).  At seeds 1 to 8 the L3
+ * must never be wrong, and exact at most.  With one round and a held set
+ * only, it was not measured at seed 2; with a set of the last round
+ * taken unless it held up with a tail picked with it, it came out 14-way
+ * there.
  */
 static void victim_tail_rounds(void)
 {
@@ -322,7 +333,7 @@ static void victim_tail_rounds(void)
 		"cache L3 size=8M line=64 ways=16 latency=45 replacement=plru inclusion=exclusive\n"
 		"memory latency=280\nframes mode=scattered seed=41\n";
 
-	exact_at_seeds("victim-o", text, 3, 4, "the victim L3 exact");
+	exact_at_seeds("victim-o", text, 3, 8, 5, "the victim L3");
 }
 
 /*
@@ -537,12 +548,21 @@ static void bimodal_last_level(void)
  * it was not measured at this seed.  The P5's direct-mapped L2: the
  * victim's time out of the L1 alone is the median over a few groups of
  * candidates; at this seed the first group held a line of its L2 set.
+ * Ice Lake-SP's L3 on contiguous frames (as the model is, bare metal): its
+ * evicting prefix is past every class's threshold, and the tail's pick
+ * with it gives up once it has evicted as many candidates as the tail
+ * wants; testing every candidate against it took 1.4 of the level's 3 s at
+ * this seed, and the count ran out of time.  Frames scattered unless said.
  */
 static const struct {
 	const char *model;
 	int32_t level;
 	uint64_t seed;
-} required[] = { { "icelake-sp", 3, 2 }, { "zen4", 3, 3 }, { "p5-133", 2, 3 } };
+	bool contiguous;
+} required[] = {
+	{ "icelake-sp", 3, 2, false }, { "zen4", 3, 3, false }, { "p5-133", 2, 3, false },
+	{ "icelake-sp", 3, 1, true },
+};
 
 static void required_exact(const char *filter)
 {
@@ -555,7 +575,8 @@ static void required_exact(const char *filter)
 		if (filter && !strstr(required[i].model, filter))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s.model", PS_MODELS_DIR, required[i].model);
-		if (!ps_open(&s, path, PS_EXACT) || !scattered(&s, PS_EXACT))
+		if (!ps_open(&s, path, PS_EXACT) ||
+		    (!required[i].contiguous && !scattered(&s, PS_EXACT)))
 			continue;
 		s.cfg.seed = required[i].seed;
 		probes(&s);
@@ -823,7 +844,7 @@ static void wide_l1(const char *filter)
 
 	if (filter && !strstr("wide", filter))
 		return;
-	exact_at_seeds("wide-a", text, 2, 3, "the L2 exact under a 128-way L1");
+	exact_at_seeds("wide-a", text, 2, 3, 3, "the L2 under a 128-way L1");
 }
 
 /*

@@ -188,7 +188,7 @@ static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv,
 	return st;
 }
 
-/* Rounds of the tail picked again with the victim's set (settled_set). */
+/* Rounds of the tail picked again with the victim's set and the set looked for again (settled_set). */
 #define EVSET_TAIL_ROUNDS 3u
 /* A round's outcome (tail_round): the set holds up with a tail picked with it. */
 #define SETTLED 3
@@ -199,22 +199,25 @@ static int evicting_prefix(struct run *rn, struct mp_evset *e, struct level *lv,
  * candidates the set does not evict, of no class it evicts, the victim's
  * above all.  A held set must hold up with the new tail as after its
  * search (repeatable); else, or where it did not hold up, the set is
- * looked for again with the new tail, which becomes the level's.  SETTLED
- * (the tail stands where too few are found for a new one), or as held_set.
+ * looked for again with the new tail, which becomes the level's, where
+ * `search`.  SETTLED (the tail stands where too few are found for a new
+ * one), or as held_set.
  */
 static int tail_round(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm,
-		      bool held)
+		      bool held, bool search)
 {
 	struct mp_evset t = *e;
 	int st = 0;
 
-	if (evset_pick_tail(rn, e, lv, rn->set, *mm, again, &t.ntail) < 0)
+	if (evset_pick_tail(rn, e, lv, rn->set, *mm, false, again, &t.ntail) < 0)
 		return -1;
 	if (t.ntail < e->ntail)
 		return held ? SETTLED : 0;
 	t.tail = again;
 	if (held && (st = repeatable(&t, rn->x, rn->set, *mm)) < 0)
 		return -1;
+	if (!st && !search)
+		return lv->why = "its minimal set did not hold up with a tail picked with it", 0;
 	if (!st && (st = held_set(rn, &t, lv, rn->x, rn->set, mm)) <= 0)
 		return st;
 	mp_memcpy(rn->tail, again, t.ntail * sizeof(*again));
@@ -235,25 +238,28 @@ static int tail_round(struct run *rn, struct mp_evset *e, struct level *lv, uint
  * (a simulated 8M 16-way victim L3's first class counted took 21 of
  * another's 37 candidates so, and its size was lost).  So the tail is
  * picked again with the set found (tail_round), spread over the other
- * classes, until the set holds up with a tail picked with it, in
- * EVSET_TAIL_ROUNDS rounds at most; a set that did not hold up picks one
- * too (a victim L3 of four classes to one above, found with a tail of
- * three lines of its class, came out a 28-line set of 14 of them; the
- * tail picked with it had one, and the set found with that, 15 of 16).
- * Asking a held set only to evict in most tests was not enough: the
- * simulated Core i7 whose L2 way a neighbour holds now and then kept a
- * set a way short, and its L2 came out 7-way.  After the last round a
- * set that held up with the tail it was found with stands.  1 (the set in
- * rn->set, its size in *mm), 0 not (lv->why), -1 failed.
+ * classes, and the set looked for again with it, EVSET_TAIL_ROUNDS times
+ * at most, until the set holds up with a tail picked with it; a set that
+ * did not hold up picks one too (a victim L3 of four classes to one
+ * above, found with a tail of three lines of its class, came out a
+ * 28-line set of 14 of them; the tail picked with it had one, and the set
+ * found with that, 15 of 16).  A set found in the last round must still
+ * hold up with a tail picked with it, without another search: one found
+ * with a tail of two lines of the victim's class held up with it, and a
+ * 16-way victim L3 came out 14-way.  Asking a held set only to evict in
+ * most tests was not enough either: the simulated Core i7 whose L2 way a
+ * neighbour holds now and then kept a set a way short, and its L2 came
+ * out 7-way.  1 (the set in rn->set, its size in *mm), 0 not (lv->why),
+ * -1 failed.
  */
 static int settled_set(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t *mm,
 		       int st)
 {
-	for (unsigned r = 0; r < EVSET_TAIL_ROUNDS && (st == 1 || st == 2); r++)
-		st = tail_round(rn, e, lv, mm, st == 1);
-	if (st == 1 || st == SETTLED)
+	for (unsigned r = 0; r <= EVSET_TAIL_ROUNDS && (st == 1 || st == 2); r++)
+		st = tail_round(rn, e, lv, mm, st == 1, r < EVSET_TAIL_ROUNDS);
+	if (st == SETTLED)
 		lv->why = NULL;
-	return st < 0 ? -1 : st == 1 || st == SETTLED;
+	return st < 0 ? -1 : st == SETTLED;
 }
 
 /*
