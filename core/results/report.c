@@ -12,7 +12,7 @@
 #include "core/results/writers.h"
 
 #define MAX_COLS MP_REPORT_COLS
-#define CELL_LEN MP_TEXT_LEN
+#define CELL_LEN MP_REPORT_CELL
 #define NA "-"
 
 typedef char row_t[MAX_COLS][CELL_LEN];

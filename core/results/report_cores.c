@@ -41,23 +41,23 @@ static const char *const level_head[] = {
 static void put_count(char *cell, int64_t v)
 {
 	if (v < 0)
-		mp_strlcpy(cell, "-", MP_TEXT_LEN);
+		mp_strlcpy(cell, "-", MP_REPORT_CELL);
 	else
-		mp_snprintf(cell, MP_TEXT_LEN, "%lld", (long long)v);
+		mp_snprintf(cell, MP_REPORT_CELL, "%lld", (long long)v);
 }
 
 static void put_size(char *cell, int64_t v)
 {
 	struct mp_buf b;
 
-	mp_buf_init(&b, cell, MP_TEXT_LEN);
+	mp_buf_init(&b, cell, MP_REPORT_CELL);
 	if (v > 0)
 		mp_buf_size(&b, (uint64_t)v);
 	else
 		mp_buf_puts(&b, "-");
 }
 
-static void level_row(const struct mp_result *r, int32_t i, char cells[MP_REPORT_COLS][MP_TEXT_LEN])
+static void level_row(const struct mp_result *r, int32_t i, char cells[MP_REPORT_COLS][MP_REPORT_CELL])
 {
 	const struct mp_cache *c = &shown->caches[i];
 	const struct mp_cache *d = shown == &r->core_types[0]

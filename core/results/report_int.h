@@ -12,12 +12,13 @@
 #include "core/lib/buf.h"
 #include "core/results/result.h"
 
-/* Columns of a report table; each cell holds MP_TEXT_LEN bytes. */
+/* Columns of a report table; the bytes of a cell: a probe's message at most. */
 #define MP_REPORT_COLS 12
+#define MP_REPORT_CELL MP_MESSAGE_LEN
 
 /* Fill the cells of row i (all empty on entry). */
 typedef void (*mp_report_row_fn)(const struct mp_result *r, int32_t i,
-				 char cells[MP_REPORT_COLS][MP_TEXT_LEN]);
+				 char cells[MP_REPORT_COLS][MP_REPORT_CELL]);
 
 /* A table with these column titles (NULL-terminated), aligned; "(none)" without rows. */
 void mp_report_table(struct mp_buf *b, const char *const *head, int32_t nrows,

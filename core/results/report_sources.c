@@ -11,7 +11,7 @@
 
 #define NA "-"
 
-typedef char cells_t[MP_REPORT_COLS][MP_TEXT_LEN];
+typedef char cells_t[MP_REPORT_COLS][MP_REPORT_CELL];
 
 static int32_t source_count(const struct mp_result *r)
 {

@@ -36,6 +36,8 @@
 #define MP_MAX_COMPARISONS 64
 #define MP_NAME_LEN 48
 #define MP_TEXT_LEN 160
+/* A probe's message: what it found level by level, and why a value is not measured. */
+#define MP_MESSAGE_LEN 320
 
 static inline double mp_na_double(void) { return __builtin_nan(""); }
 static inline bool mp_is_na(double v) { return __builtin_isnan(v); }
@@ -188,7 +190,7 @@ struct mp_probe {
 	char name[MP_NAME_LEN];
 	enum mp_probe_status status;
 	double seconds;
-	char message[MP_TEXT_LEN];
+	char message[MP_MESSAGE_LEN];
 };
 
 struct mp_curve {

@@ -473,6 +473,21 @@ static void fill_empty(struct mp_result *res)
 			   mp_na_double(), mp_na_double());
 }
 
+/* A message as long as a probe's record holds is written whole. */
+static void test_long_message(void)
+{
+	struct mp_probe *p;
+	const char *msg;
+
+	fill_empty(&r);
+	p = mp_result_add_probe(&r, "evset");
+	memset(p->message, 'm', MP_MESSAGE_LEN - 1);    /* two levels' reasons, as evset's */
+	p->message[MP_MESSAGE_LEN - 1] = '\0';
+	msg = p->message;
+	CHECK(strlen(msg) > MP_TEXT_LEN && strstr(json_of(&r), msg) != NULL,
+	      "a probe's message of %zu characters, whole in the JSON", strlen(msg));
+}
+
 static void test_files(void)
 {
 	fill_sample(&r);
@@ -487,6 +502,7 @@ int main(void)
 	test_sample();
 	test_na_values();
 	test_overflow_and_determinism();
+	test_long_message();
 	test_files();
 	return check_done();
 }

@@ -142,6 +142,21 @@ static void test_probes_notes(const char *t)
 	check_line(t, "  - L1 data ways: 12 measured, 8 documented");
 }
 
+/* A message as long as a probe's record holds is printed whole. */
+static void test_long_message(void)
+{
+	struct mp_probe *p;
+	const char *msg;
+
+	fill();
+	p = mp_result_add_probe(&r, "evset");
+	memset(p->message, 'm', MP_MESSAGE_LEN - 1);    /* two levels' reasons, as evset's */
+	p->message[MP_MESSAGE_LEN - 1] = '\0';
+	msg = p->message;
+	CHECK(strlen(msg) > MP_TEXT_LEN && strstr(render(mp_write_report), msg) != NULL,
+	      "a probe's message of %zu characters, whole in the report", strlen(msg));
+}
+
 static void test_empty(void)
 {
 	const char *t;
@@ -197,6 +212,7 @@ int main(void)
 	test_measured(out);
 	test_documented(out);
 	test_probes_notes(out);
+	test_long_message();
 	test_empty();
 	test_overflow();
 	test_csv();
