@@ -209,7 +209,8 @@ static int tail_round(struct run *rn, struct mp_evset *e, struct level *lv, uint
 	struct mp_evset t = *e;
 	int st = 0;
 
-	if (evset_pick_tail(rn, e, lv, rn->set, *mm, false, again, &t.ntail) < 0)
+	if (evset_pick_tail(rn, e, lv, rn->set, *mm, held ? EVSET_BY_SET : EVSET_BY_UNHELD, again,
+			    &t.ntail) < 0)
 		return -1;
 	if (t.ntail < e->ntail)
 		return held ? SETTLED : 0;

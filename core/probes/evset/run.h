@@ -104,8 +104,14 @@ int evset_calibrated(struct run *rn, struct level *lv, struct mp_evset *e);
 
 /* tail.c */
 extern const char *const evset_find_why[];
+/* What a tail is picked with (tail.c, picks[]). */
+enum evset_by {
+	EVSET_BY_PREFIX,        /* the shortest evicting prefix of the pool */
+	EVSET_BY_SET,           /* a minimal set that held up */
+	EVSET_BY_UNHELD,        /* a set found that did not hold up */
+};
 int evset_pick_tail(struct run *rn, struct mp_evset *e, struct level *lv, const uint64_t *by,
-		    uint64_t nby, bool give_up, uint64_t *into, uint64_t *nt);
+		    uint64_t nby, enum evset_by kind, uint64_t *into, uint64_t *nt);
 int evset_tail_of(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t p,
 		  uint64_t *nt);
 bool evset_inpage_fits(const struct run *rn, const struct level *lv);
