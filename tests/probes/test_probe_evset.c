@@ -291,70 +291,68 @@ static void victim_stand_in(void)
 }
 
 /*
- * A victim L3 of 12 ways under a 4-way L2, four L3 classes to an L2 class
- * (victim-k, a hierarchy of no model in the library): the tail the
- * victim's set is found with may hold lines of its class, each taking a
- * way, or as many of one other class as the ways; picked again with that
- * set, it holds neither (core/probes/evset/geometry.c, tail_round).  The L3
- * must be exact at seeds 1 to 8; without the tail picked again it came out
- * 11-way at seed 8 (a wrong value), and was not measured at seeds 2 and 5.
+ * Victim L3s with four L3 classes to an L2 class, hierarchies of no model
+ * in the library, each on scattered frames at seeds 1 to 8: the L3 never
+ * wrong, and exact at `least` seeds at least (exact_at_seeds).
  */
-static void victim_tail_again(void)
+static const struct {
+	const char *name, *text;
+	uint64_t least;
+} victim_hierarchies[] = {
+	/*
+	 * victim-k, a 12-way L3 under a 4-way L2: the tail the victim's set is
+	 * found with may hold lines of its class, each taking a way, or as many
+	 * of one other class as the ways; picked again with that set, it holds
+	 * neither (core/probes/evset/geometry.c, tail_round).  Without the tail
+	 * picked again it came out 11-way at seed 8 (a wrong value), and was not
+	 * measured at seeds 2 and 5.
+	 */
+	{ "victim-k",
+	  "name = victim-k\nclock freq=3.1G\n"
+	  "cache L1D size=48K line=64 ways=12 latency=5 replacement=lru\n"
+	  "cache L2 size=512K line=64 ways=4 latency=12 replacement=lru inclusion=inclusive\n"
+	  "cache L3 size=6M line=64 ways=12 latency=38 replacement=lru inclusion=exclusive\n"
+	  "memory latency=260\nframes mode=scattered seed=22\n",
+	  8 },
+	/*
+	 * victim-o, a 16-way L3 under a 16-way L2 (made after the change was
+	 * designed): the tail picked with a stand-in's set holds about a quarter
+	 * of lines of the victim's class, and the sets found with it do not
+	 * hold up; the tail is picked again with such a set, and the set looked
+	 * for again with it, in rounds, until it holds up with a tail picked
+	 * with it (geometry.c, settled_set).  With one round and a held set
+	 * only, it was not measured at seed 2; with a set of the last round
+	 * taken unless it held up with a tail picked with it, it came out
+	 * 14-way there.
+	 */
+	{ "victim-o",
+	  "name = victim-o\nclock freq=2.8G\n"
+	  "cache L1D size=32K line=64 ways=8 latency=4 replacement=lru\n"
+	  "cache L2 size=2M line=64 ways=16 latency=15 replacement=plru inclusion=inclusive\n"
+	  "cache L3 size=8M line=64 ways=16 latency=45 replacement=plru inclusion=exclusive\n"
+	  "memory latency=280\nframes mode=scattered seed=41\n",
+	  5 },
+	/*
+	 * victim-n, a 16-way L3 under an 8-way L2 (made before the change was
+	 * designed): a tail picked with a set that did not hold up takes a
+	 * candidate only when four tests running do not evict it (tail.c,
+	 * picks[]); with two tests it was exact at 6 seeds, its tails keeping
+	 * lines of the victim's class round after round.
+	 */
+	{ "victim-n",
+	  "name = victim-n\nclock freq=3.2G\n"
+	  "cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	  "cache L2 size=512K line=64 ways=8 latency=13 replacement=plru inclusion=inclusive\n"
+	  "cache L3 size=4M line=64 ways=16 latency=40 replacement=plru inclusion=exclusive\n"
+	  "memory latency=260\nframes mode=scattered seed=37\n",
+	  7 },
+};
+
+static void victim_hierarchies_exact(void)
 {
-	static const char text[] =
-		"name = victim-k\nclock freq=3.1G\n"
-		"cache L1D size=48K line=64 ways=12 latency=5 replacement=lru\n"
-		"cache L2 size=512K line=64 ways=4 latency=12 replacement=lru inclusion=inclusive\n"
-		"cache L3 size=6M line=64 ways=12 latency=38 replacement=lru inclusion=exclusive\n"
-		"memory latency=260\nframes mode=scattered seed=22\n";
-
-	exact_at_seeds("victim-k", text, 3, 8, 8, "the victim L3");
-}
-
-/*
- * A victim L3 of 16 ways under a 16-way L2, four L3 classes to an L2 class
- * (victim-o, made after the change was designed): the tail the victim's
- * set is found with, picked with a stand-in's set, holds about a quarter
- * of lines of the victim's class, and the sets found with it do not hold
- * up; the tail is picked again with such a set, and the set looked for
- * again with it, in rounds, until it holds up with a tail picked with it
- * (core/probes/evset/geometry.c, settled_set).  At seeds 1 to 8 the L3
- * must never be wrong, and exact at most.  With one round and a held set
- * only, it was not measured at seed 2; with a set of the last round
- * taken unless it held up with a tail picked with it, it came out 14-way
- * there.
- */
-static void victim_tail_rounds(void)
-{
-	static const char text[] =
-		"name = victim-o\nclock freq=2.8G\n"
-		"cache L1D size=32K line=64 ways=8 latency=4 replacement=lru\n"
-		"cache L2 size=2M line=64 ways=16 latency=15 replacement=plru inclusion=inclusive\n"
-		"cache L3 size=8M line=64 ways=16 latency=45 replacement=plru inclusion=exclusive\n"
-		"memory latency=280\nframes mode=scattered seed=41\n";
-
-	exact_at_seeds("victim-o", text, 3, 8, 5, "the victim L3");
-}
-
-/*
- * A victim L3 of 16 ways under an 8-way L2, four L3 classes to an L2 class
- * (victim-n, made before the change was designed): the sets found with a
- * stand-in's tail do not hold up, and a tail picked with such a set takes
- * a candidate only when four tests running do not evict it (tail.c,
- * picks[]).  At seeds 1 to 8 the L3 must never be wrong, and exact at 7
- * at least; with two tests it was exact at 6, its tails keeping lines of
- * the victim's class round after round.
- */
-static void victim_unheld_tail(void)
-{
-	static const char text[] =
-		"name = victim-n\nclock freq=3.2G\n"
-		"cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
-		"cache L2 size=512K line=64 ways=8 latency=13 replacement=plru inclusion=inclusive\n"
-		"cache L3 size=4M line=64 ways=16 latency=40 replacement=plru inclusion=exclusive\n"
-		"memory latency=260\nframes mode=scattered seed=37\n";
-
-	exact_at_seeds("victim-n", text, 3, 8, 7, "the victim L3");
+	for (size_t i = 0; i < sizeof(victim_hierarchies) / sizeof(victim_hierarchies[0]); i++)
+		exact_at_seeds(victim_hierarchies[i].name, victim_hierarchies[i].text, 3, 8,
+			       victim_hierarchies[i].least, "the victim L3");
 }
 
 /*
@@ -932,9 +930,7 @@ int main(int argc, char **argv)
 	if (argc == 1 || strstr("victim", argv[1]) != NULL) {
 		victim_caches();
 		victim_stand_in();
-		victim_tail_again();
-		victim_tail_rounds();
-		victim_unheld_tail();
+		victim_hierarchies_exact();
 	}
 	if (argc == 1 || strstr("shared", argv[1]) != NULL)
 		shared_last_level();
