@@ -39,14 +39,30 @@ static uint64_t tail_want;
 static uint64_t aside[EVSET_ASIDE];
 static unsigned naside;
 /*
- * The screen's answers for the pool (mp_evset_screen), this many times
- * the ways to a try (the screen takes 64 at most): a class that gets more than its ways of a batch
- * makes its lines look evicted, which only costs their tests alone.
+ * The screen's answers for the pool (mp_evset_screen), at least this many
+ * times the ways to a try (batch_of; the screen takes 64 at most): a class
+ * that gets more than its ways of a batch makes its lines look evicted,
+ * which only costs their tests alone.
  */
 static bool slow[MP_EVSET_MAX_POOL];
 #define EVSET_BATCH_WAYS 4u
+/*
+ * The victims of the classes counted and the kept lines of them all, each
+ * tested at once against a new class's set (seen_none), and the screen's
+ * answers for those victims.
+ */
+static uint64_t counted_victims[MP_EVSET_MAX_CLASSES];
+static uint64_t kept_union[KEPT_CLASSES * KEPT_LINES];
+static bool victim_slow[MP_EVSET_MAX_CLASSES];
 /* Classes counted before the pace is judged (too_slow). */
 #define EVSET_PACE_AFTER 4u
+/*
+ * Classes counted before the pool's depth is judged (thin: before the
+ * pace, which a pool that grows makes anew), and the odds, at most, that
+ * some class of the pool has no more candidates than the ways (deep_enough).
+ */
+#define EVSET_THIN_AFTER EVSET_PACE_AFTER
+#define EVSET_THIN_ODDS 0.01
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -178,6 +194,65 @@ static int control(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t i
 	return 1;
 }
 
+/* Do the kept lines of every class counted evict x in either of two tests?  1, 0, -1 failed. */
+static int kept_evict_any(struct mp_evset *e, uint64_t x, uint64_t counted)
+{
+	uint64_t k = 0;
+	int ev = 0;
+
+	for (uint64_t i = 0; i < counted && i < KEPT_CLASSES; i++) {
+		mp_memcpy(kept_union + k, kept[i], kept_n[i] * sizeof(*kept_union));
+		k += kept_n[i];
+	}
+	for (unsigned r = 0; r < 2 && ev == 0; r++)
+		ev = mp_evset_evicts(e, x, kept_union, k);
+	return ev;
+}
+
+/*
+ * Does the set evict, in either of two screens, the victim of any class
+ * counted whose lines the tail does not hold?  1, 0, -1 failed.
+ */
+static int evicts_any_victim(struct mp_evset *e, const uint64_t *s, uint64_t m,
+			     uint64_t counted)
+{
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++)
+		if (!in_tail(e, i))
+			counted_victims[k++] = victims[i];
+	for (unsigned r = 0; r < 2; r++) {
+		if (mp_evset_screen(e, counted_victims, k, s, m, MP_EVSET_MAX_WAYS, victim_slow) < 0)
+			return -1;
+		for (uint64_t i = 0; i < k; i++)
+			if (victim_slow[i])
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is the minimal set (of victim x) surely no class counted: the kept lines
+ * of them all never evict x (kept_evict_any), nor the set any of their
+ * victims (evicts_any_victim), each asked twice at once for every class?
+ * Then seen need not ask class by class: that took some 200000 cycles a
+ * class counted for the simulated Power3's L2, whose 512 classes at a page
+ * offset made it the count's largest cost.  Where either says yes (a
+ * straggler of a class counted, or a noisy moment), seen asks as before.
+ * Each class is asked at least one way, as by seen (a class's victim in
+ * the tail, or without lines kept, is asked the other way).  1 surely
+ * none, 0 not sure, -1 failed.
+ */
+static int seen_none(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
+		     uint64_t counted)
+{
+	int ev = kept_evict_any(e, x, counted);
+
+	if (ev == 0)
+		ev = evicts_any_victim(e, s, m, counted);
+	return ev < 0 ? -1 : !ev;
+}
+
 /*
  * Is the minimal set (of victim x) another class's?  Class i's when it
  * evicts i's victim and i's kept lines evict x, each in most of three
@@ -197,6 +272,10 @@ static int control(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t i
 static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 		uint64_t counted)
 {
+	int none = seen_none(e, x, s, m, counted);
+
+	if (none != 0)
+		return none < 0 ? -1 : 0;
 	for (uint64_t i = 0; i < counted && i < MP_EVSET_MAX_CLASSES; i++) {
 		int same = same_class(e, x, s, m, i), ctl;
 
@@ -244,12 +323,12 @@ static void keep_member(uint64_t i, uint64_t line)
  * of class `into` (none when it is not kept).
  */
 static int remove_screened(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *by,
-			   uint64_t nb, const uint64_t *s, uint64_t m, uint64_t ways,
+			   uint64_t nb, const uint64_t *s, uint64_t m, uint64_t batch,
 			   uint64_t into)
 {
 	uint64_t kept = 0;
 
-	if (mp_evset_screen(e, pool, *n, by, nb, EVSET_BATCH_WAYS * ways, slow) < 0)
+	if (mp_evset_screen(e, pool, *n, by, nb, batch, slow) < 0)
 		return -1;
 	for (uint64_t i = 0; i < *n; i++) {
 		bool in_set = mp_evset_member(s, m, pool[i]);
@@ -266,21 +345,50 @@ static int remove_screened(struct mp_evset *e, uint64_t *pool, uint64_t *n, cons
 	return 0;
 }
 
+/* The classes left among n candidates, by the candidates a class took so far (0: none yet). */
+static uint64_t classes_left(const struct mp_evset_classes *out, uint64_t n)
+{
+	return out->members ? n * out->count / out->members : 0;
+}
+
 /*
- * The class's candidates out of the pool: screened with its set, then
- * again with its kept lines where it kept more (members in a batch
- * compete with the set for its ways, so a few outlast it; twice the ways'
- * lines leave far fewer), so that few stay behind as stragglers, whose
- * class a later victim would have to recognise as counted.
+ * Candidates a screen of the pool takes to a try: EVSET_BATCH_WAYS times
+ * the ways, or where the classes left are more (the candidates left over
+ * those a class took so far), a quarter of them times the ways, so that a
+ * class gets a quarter of its ways of a batch on the average.  A batch's
+ * try costs its tail and its set whatever the batch: the simulated
+ * Power3's 128-way L1 takes a tail of as many lines, which a batch of 16
+ * paid for some 32 loads a candidate.
+ */
+static uint64_t batch_of(const struct mp_evset_classes *out, uint64_t n)
+{
+	uint64_t left = classes_left(out, n);
+
+	return (left / 4 > EVSET_BATCH_WAYS ? left / 4 : EVSET_BATCH_WAYS) * out->ways;
+}
+
+/*
+ * The class's candidates out of the pool: screened with its set (batch_of),
+ * then again with its kept lines where it kept more and a batch gives a
+ * class one candidate or more on the average (members in a batch compete
+ * with the set for its ways, so a few outlast it; twice the ways' lines
+ * leave far fewer), so that few stay behind as stragglers, whose class a
+ * later victim would have to recognise as counted.  Where a batch gives a
+ * class less, it seldom holds two of one: the simulated Power3's count
+ * of 512 classes found no straggler without the second screen, which had
+ * cost it 10 of its 28 s of screens.
  */
 static int remove_class(struct mp_evset *e, uint64_t *pool, uint64_t *n, const uint64_t *s,
-			uint64_t m, uint64_t ways, uint64_t into)
+			uint64_t m, const struct mp_evset_classes *out, uint64_t into)
 {
-	if (remove_screened(e, pool, n, s, m, s, m, ways, into) < 0)
+	uint64_t batch = batch_of(out, *n);
+	uint64_t crowd = batch < MP_EVSET_MAX_WAYS ? batch : MP_EVSET_MAX_WAYS;
+
+	if (remove_screened(e, pool, n, s, m, s, m, batch, into) < 0)
 		return -1;
-	if (into >= KEPT_CLASSES || kept_n[into] <= m)
+	if (into >= KEPT_CLASSES || kept_n[into] <= m || crowd < classes_left(out, *n))
 		return 0;
-	return remove_screened(e, pool, n, kept[into], kept_n[into], s, m, ways, into);
+	return remove_screened(e, pool, n, kept[into], kept_n[into], s, m, batch, into);
 }
 
 static int stop(struct mp_evset_classes *out, const char *why)
@@ -425,7 +533,7 @@ static bool too_large(const struct mp_evset *e, uint64_t m, uint64_t ways)
 static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		      struct mp_evset_classes *out)
 {
-	uint64_t x = pool[--*n], m = 0;
+	uint64_t x = pool[--*n], m = 0, before;
 	int st = mp_evset_find(e, x, pool, *n, set, &m), dup;
 
 	if (st < 0)
@@ -455,8 +563,10 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		victims[out->count] = x;
 	if (!dup)
 		keep(out->count, set, m);
-	if (remove_class(e, pool, n, set, m, out->ways, dup ? KEPT_CLASSES : out->count) < 0)
+	before = *n;
+	if (remove_class(e, pool, n, set, m, out, dup ? KEPT_CLASSES : out->count) < 0)
 		return -1;
+	out->members += dup ? 0 : before - *n;
 	out->count += !dup;
 	out->same += !dup && m == out->ways;
 	out->other += !dup && m != out->ways;
@@ -494,6 +604,7 @@ static int count_seed(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 		tail_add(e, pool[i]);
 		keep_member(0, pool[i]);
 	}
+	out->members = *n - kept;
 	*n = kept;
 	victims[0] = seed->x;
 	out->count = 1;         /* the seed's set bears out nothing: it is the one to bear out */
@@ -530,8 +641,58 @@ static bool too_slow(const struct mp_evset *e, const struct mp_evset_classes *ou
 	return per * left > (double)(e->deadline - now);
 }
 
+/*
+ * The candidates a class must have on the average for `classes` classes
+ * to have more than `ways` each, but at odds of EVSET_THIN_ODDS: their
+ * candidates fall in them as a Poisson count, and a class of no more than
+ * its ways cannot evict its victim (the victim is one of them).
+ */
+static uint64_t deep_enough(uint64_t classes, uint64_t ways)
+{
+	for (uint64_t mu = ways + 1;; mu++) {
+		double term = 1.0, below = 0.0;
+
+		for (uint64_t i = 0; i < mu; i++)
+			term *= 0.36787944117144233;    /* e^-mu */
+		for (uint64_t k = 0; k <= ways; k++) {
+			below += term;
+			term *= (double)mu / (double)(k + 1);
+		}
+		if ((double)classes * below <= EVSET_THIN_ODDS)
+			return mu;
+	}
+}
+
+/*
+ * Is the pool too thin for its classes: then out->depth and out->want
+ * are set.  Judged once, when EVSET_THIN_AFTER classes are counted, by
+ * the candidates they took from the pool a class (the victim, taken first,
+ * not among them: a victim falls in a class by its candidates, so the
+ * classes counted are the larger ones by about one), against what the
+ * classes that many make of the pool want (deep_enough).  "levels" found
+ * the simulated Power3's 8M 4-way L2 3M on scattered frames, so its pool
+ * gave its 512 classes at a page offset some six candidates each: a class
+ * of no more than its ways cannot be found, and some dozens were; grown to
+ * 14 a class, one class in 512 still had 4.  The depth wanted has an
+ * eighth more, for the first classes' spread.
+ */
+static bool thin(struct mp_evset_classes *out, uint64_t n)
+{
+	uint64_t depth = out->members / out->count, want;
+
+	if (out->count != EVSET_THIN_AFTER)
+		return false;
+	want = deep_enough(depth ? n / depth + out->count : n, out->ways);
+	if (depth >= want)
+		return false;
+	out->depth = depth ? depth : 1;
+	out->want = want + want / 8;
+	return true;
+}
+
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
-		   uint64_t want, const struct mp_evset_seed *seed, struct mp_evset_classes *out)
+		   uint64_t want, const struct mp_evset_seed *seed, bool grows,
+		   struct mp_evset_classes *out)
 {
 	struct pace p;
 	int st;
@@ -548,6 +709,8 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 			return st;
 		if (e->late && n > 0)
 			return stop_late(out, mp_evset_count_late);
+		if (grows && thin(out, n))
+			return stop(out, "its pool gives its classes too few candidates each");
 		if (too_slow(e, out, &p, n))
 			return stop_late(out, "at its pace the count would pass the time bound");
 	}

@@ -168,6 +168,8 @@ struct mp_evset_classes {
 	bool late;              /* stopped by its time bound, passed or foreseen */
 	uint64_t same, other;   /* classes counted (not the seed's) whose set has `ways` lines, not */
 	uint64_t larger;        /* sets set aside as larger than a class's */
+	uint64_t members;       /* candidates the classes counted took from the pool */
+	uint64_t depth, want;   /* a thin pool: candidates its first classes had, wanted (else 0) */
 	const char *why;        /* incomplete: why */
 };
 
@@ -201,11 +203,15 @@ struct mp_evset_seed {
  * twice.  With a seed (NULL: none), its class is counted first and the
  * classes counted give the tail, tail_want lines (twice the most ways
  * above); without one, a count whose sets come out larger than the ways
- * takes that tail as soon as the classes counted make a whole one.  -1
- * when a run failed.
+ * takes that tail as soon as the classes counted make a whole one.  Where
+ * the pool `grows`, one whose first classes took too few candidates each,
+ * for all its classes to have more than the ways, stops the count
+ * (out->depth): a class of no more than its ways is never found (a count
+ * that goes on sets its victims aside and does not complete).  -1 when a
+ * run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
-		   uint64_t tail_want, const struct mp_evset_seed *seed,
+		   uint64_t tail_want, const struct mp_evset_seed *seed, bool grows,
 		   struct mp_evset_classes *out);
 /* Why a count stopped when its time bound passed (mp_evset_classes.why). */
 extern const char mp_evset_count_late[];

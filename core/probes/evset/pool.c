@@ -30,13 +30,17 @@ uint64_t evset_arena_pages(const struct run *rn)
 	return rn->m.bytes / rn->m.page_bytes;
 }
 
-/* The level's pool taken from `times` times the pages, up to `most` and the arena: did it grow? */
-static bool pages_times(const struct run *rn, struct level *lv, uint64_t times, uint64_t most)
+/*
+ * The level's pool taken from num / den times the pages (rounded up), up
+ * to `most` and the arena: did it grow?
+ */
+static bool pages_scaled(const struct run *rn, struct level *lv, uint64_t num, uint64_t den,
+			 uint64_t most)
 {
-	uint64_t was = lv->pages;
+	uint64_t was = lv->pages, want = (lv->pages * num + den - 1) / den;
 
 	most = most < evset_arena_pages(rn) ? most : evset_arena_pages(rn);
-	lv->pages = lv->pages * times < most ? lv->pages * times : most;
+	lv->pages = want < most ? want : most;
 	return lv->pages > was;
 }
 
@@ -46,7 +50,7 @@ static bool pages_times(const struct run *rn, struct level *lv, uint64_t times, 
  */
 bool evset_more_pages(const struct run *rn, struct level *lv, uint64_t times)
 {
-	return pages_times(rn, lv, times, lv->pages > rn->usual ? lv->pages : rn->usual);
+	return pages_scaled(rn, lv, times, 1, lv->pages > rn->usual ? lv->pages : rn->usual);
 }
 
 /* The first n pages' lines, shuffled, without the victim and the level above's lines. */
@@ -150,11 +154,15 @@ void evset_pool_without(struct run *rn, struct level *lv, const uint64_t *s, uin
 	lv->n = kept;
 }
 
+bool evset_grow_pool(const struct run *rn, struct level *lv, uint64_t num, uint64_t den)
+{
+	return evset_pool_grows(rn->c) && pages_scaled(rn, lv, num, den, evset_arena_pages(rn));
+}
+
 /* The level's pool taken from twice the pages, as the arena and its time allow: did it grow? */
 bool evset_double_pool(const struct run *rn, struct level *lv, const struct mp_evset *e)
 {
-	return evset_pool_grows(rn->c) && mp_now(rn->c->p) < e->deadline &&
-	       pages_times(rn, lv, 2, evset_arena_pages(rn));
+	return mp_now(rn->c->p) < e->deadline && evset_grow_pool(rn, lv, 2, 1);
 }
 
 /*

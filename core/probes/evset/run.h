@@ -92,6 +92,8 @@ uint64_t evset_pool_pages(const struct run *rn, int32_t level, uint64_t effectiv
 			  uint64_t page);
 bool evset_more_pages(const struct run *rn, struct level *lv, uint64_t times);
 bool evset_double_pool(const struct run *rn, struct level *lv, const struct mp_evset *e);
+/* The pool taken from num / den times the pages, as the profile and arena let it: did it grow? */
+bool evset_grow_pool(const struct run *rn, struct level *lv, uint64_t num, uint64_t den);
 int evset_pool_of(struct run *rn, struct level *lv);
 void evset_pool_without(struct run *rn, struct level *lv, const uint64_t *s, uint64_t n);
 int evset_above(struct run *rn, const struct level *lv, uint64_t y);

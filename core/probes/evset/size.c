@@ -80,8 +80,8 @@ static bool inpage_count(const struct run *rn, const struct level *lv)
  * counted with a tail inside the pages where `inpage` (inpage_count), or
  * without a tail.
  */
-static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
-		 const struct mp_evset_seed *seed, bool inpage, struct mp_evset_classes *k)
+static int count_once(struct run *rn, const struct mp_evset *e, struct level *lv,
+		      const struct mp_evset_seed *seed, bool inpage, struct mp_evset_classes *k)
 {
 	struct mp_evset t = *e;
 
@@ -91,7 +91,24 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 	}
 	if (evset_pool_of(rn, lv) < 0)
 		return -1;
-	return mp_evset_count(&t, rn->pool, lv->n, lv->ways, evset_tail_lines(lv), seed, k);
+	return mp_evset_count(&t, rn->pool, lv->n, lv->ways, evset_tail_lines(lv), seed,
+			      evset_pool_grows(rn->c) && lv->pages < evset_arena_pages(rn), k);
+}
+
+/*
+ * The count (count_once), again with a pool as many times larger as a
+ * count that stopped on a thin pool asks (mp_evset_classes.depth): where
+ * the profile and the arena let the pool grow (else a thin pool's count
+ * goes on, and completes where its classes happen to have enough).
+ */
+static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
+		 const struct mp_evset_seed *seed, bool inpage, struct mp_evset_classes *k)
+{
+	do {
+		if (count_once(rn, e, lv, seed, inpage, k) < 0)
+			return -1;
+	} while (k->depth && evset_grow_pool(rn, lv, k->want, k->depth));
+	return 0;
 }
 
 /*
