@@ -7,6 +7,7 @@
  * the first was lost at once.
  */
 #include "core/lib/buf.h"
+#include "core/lib/str.h"
 #include "core/probes/evset/run.h"
 
 /*
@@ -267,6 +268,23 @@ static int another_victim(struct run *rn, const struct level *lv, unsigned tried
 	return mp_evset_hit(&e, rn->x, &rn->hit) < 0 ? -1 : 1;
 }
 
+/*
+ * Levels whose search for a minimal set ran out of time in an earlier
+ * round of this run of the probe: not searched again.  Such a round took
+ * the level's whole time bound, past the quick profile's 2.5 s for a
+ * probe's rounds, so no third round follows there, and the second's
+ * values could only tie the first's "not measured", which a tie keeps
+ * (core/measure/vote.c).  On this project's AMD EPYC guest the second
+ * round of such a run spent another 3 s losing the L2 again (evset 6.0 s,
+ * the quick suite 13.1 s).
+ */
+static bool searched_out[MP_MAX_CACHES + 1];
+
+void evset_searches_forgotten(void)
+{
+	mp_memset(searched_out, 0, sizeof(searched_out));
+}
+
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
 int evset_measure(struct run *rn, struct level *lv)
 {
@@ -276,15 +294,19 @@ int evset_measure(struct run *rn, struct level *lv)
 
 	if (lv->level > 2 && !rn->up.m)
 		return lv->why = "the level above was not measured here", 0;
+	if (searched_out[lv->level])
+		return lv->why = "its search ran out of time in an earlier round", 0;
 	for (unsigned tried = 1; ; tried++) {
 		int moved;
 
 		if (measure_with(rn, lv) < 0)
 			return -1;
 		if (lv->ways || !movable || (moved = another_victim(rn, lv, tried, t0)) == 0)
-			return 0;
+			break;
 		if (moved < 0)
 			return -1;
 		*lv = start;
 	}
+	searched_out[lv->level] = !lv->ways && lv->why == evset_find_why[2];
+	return 0;
 }

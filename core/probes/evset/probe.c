@@ -215,8 +215,10 @@ void mp_probe_evset(struct mp_ctx *c)
 	struct mp_evset e;
 
 	rn = (struct run){ .c = c, .pool = pool, .set = set, .tail = tail };
-	if (c->round == 0)
+	if (c->round == 0) {
 		evset_counts_forgotten();
+		evset_searches_forgotten();
+	}
 	if (!l1_known(c, &rn))
 		return mp_probe_unsupported(c, "needs the L1's ways and latency (probes latency, l1)");
 	if (!level_rec(c->r, 2) || mp_is_na(level_rec(c->r, 2)->latency_ns))

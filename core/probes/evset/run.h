@@ -130,6 +130,7 @@ void evset_counts_forgotten(void);
 int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne);
 
 /* measure.c */
+void evset_searches_forgotten(void);
 int evset_measure(struct run *rn, struct level *lv);
 
 /* report.c */
