@@ -933,6 +933,26 @@ static struct mp_probe *evset_round(struct ps_run *s, const struct mp_result *be
 	return c.self;
 }
 
+/*
+ * The Core i7 at 1/slower of its clock on scattered frames, the probes
+ * evset builds on run: the result before evset in *before.  False when
+ * it could not be opened.
+ */
+static bool slow_i7(struct ps_run *s, uint64_t slower, struct mp_result *before)
+{
+	char path[PS_PATH];
+
+	snprintf(path, sizeof(path), "%s/core-i7-4770.model", PS_MODELS_DIR);
+	if (!ps_open(s, path, PS_EXACT))
+		return false;
+	s->model.clock_hz /= slower;
+	if (!scattered(s, PS_EXACT))
+		return false;
+	evset_inputs(s, false);
+	*before = s->r;
+	return true;
+}
+
 static void count_once(void)
 {
 	static const char *const again = "ran out of time in an earlier round";
@@ -941,17 +961,10 @@ static void count_once(void)
 	static struct mp_result before;
 	const struct mp_sim_cache_model *l2;
 	const struct mp_cache *got;
-	char path[PS_PATH];
 	struct ps_run s;
 
-	snprintf(path, sizeof(path), "%s/core-i7-4770.model", PS_MODELS_DIR);
-	if (!ps_open(&s, path, PS_EXACT))
+	if (!slow_i7(&s, 20, &before))
 		return;
-	s.model.clock_hz /= 20;
-	if (!scattered(&s, PS_EXACT))
-		return;
-	evset_inputs(&s, false);
-	before = s.r;
 	l2 = ps_cache(&s.model, 2);
 	first = evset_round(&s, &before, 0)->message;
 	CHECK(strstr(first, "time bound"),
@@ -982,17 +995,10 @@ static void search_once(void)
 {
 	static const char *const again = "its search ran out of time in an earlier round";
 	static struct mp_result before;
-	char path[PS_PATH];
 	struct ps_run s;
 
-	snprintf(path, sizeof(path), "%s/core-i7-4770.model", PS_MODELS_DIR);
-	if (!ps_open(&s, path, PS_EXACT))
+	if (!slow_i7(&s, 200, &before))
 		return;
-	s.model.clock_hz /= 200;
-	if (!scattered(&s, PS_EXACT))
-		return;
-	evset_inputs(&s, false);
-	before = s.r;
 	CHECK(strstr(evset_round(&s, &before, 0)->message,
 		     "L3 not measured: the time bound passed before a minimal set was found"),
 	      "%s at a two-hundredth of its clock: the L3's search runs out of time", s.name);
