@@ -19,7 +19,7 @@
 #include "platform/sim/platform.h"
 #include "tests/output.h"
 
-static const struct {
+static const struct bench_run {
 	const char *path;
 	enum mp_profile profile;
 	uint32_t rounds;
@@ -45,8 +45,8 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* The suite up to evset on a fresh simulator of m, run i's profile and rounds; its line. */
-static void measure(struct mp_sim_model *m, size_t i)
+/* The suite up to evset on a fresh simulator of m, with the run's profile and rounds; its line. */
+static void measure(struct mp_sim_model *m, const struct bench_run *run)
 {
 	static struct mp_result r;
 	struct mp_platform *p;
@@ -64,8 +64,8 @@ static void measure(struct mp_sim_model *m, size_t i)
 	mp_config_defaults(&cfg);
 	cfg.method = MP_METHOD_TIMING;
 	cfg.arena_bytes = ARENA;
-	cfg.profile = runs[i].profile;
-	cfg.rounds = runs[i].rounds;
+	cfg.profile = run->profile;
+	cfg.rounds = run->rounds;
 	snprintf(cfg.probes, sizeof(cfg.probes), "%s", PROBES);
 	mp_result_init(&r, p->name);
 	w0 = now();
@@ -76,7 +76,7 @@ static void measure(struct mp_sim_model *m, size_t i)
 			before += r.probes[i].seconds;
 	if (ev)
 		printf("  %-18s %-7s %9.2f %9.2f %11.2f  %s\n", m->name,
-		       profile_names[runs[i].profile], ev->seconds, now() - w0, before, ev->message);
+		       profile_names[run->profile], ev->seconds, now() - w0, before, ev->message);
 	mp_sim_close(p);
 }
 
@@ -96,7 +96,7 @@ int main(void)
 			printf("  %s\n", err);
 			continue;
 		}
-		measure(&m, i);
+		measure(&m, &runs[i]);
 	}
 	return 0;
 }

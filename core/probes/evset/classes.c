@@ -63,6 +63,7 @@ static bool victim_slow[MP_EVSET_MAX_CLASSES];
  */
 #define EVSET_THIN_AFTER EVSET_PACE_AFTER
 #define EVSET_THIN_ODDS 0.01
+#define EVSET_E_INV 0.36787944117144233 /* e^-1 */
 
 int mp_evset_prefix(struct mp_evset *e, uint64_t victim, const uint64_t *pool, uint64_t n,
 		    uint64_t *p)
@@ -651,11 +652,13 @@ static bool too_slow(const struct mp_evset *e, const struct mp_evset_classes *ou
  */
 static uint64_t deep_enough(uint64_t classes, uint64_t ways)
 {
-	for (uint64_t mu = ways + 1;; mu++) {
-		double term = 1.0, below = 0.0;
+	double e_mu = 1.0;      /* e^-mu */
 
-		for (uint64_t i = 0; i < mu; i++)
-			term *= 0.36787944117144233;    /* e^-mu */
+	for (uint64_t i = 0; i < ways; i++)
+		e_mu *= EVSET_E_INV;
+	for (uint64_t mu = ways + 1;; mu++) {
+		double term = e_mu *= EVSET_E_INV, below = 0.0;
+
 		for (uint64_t k = 0; k <= ways; k++) {
 			below += term;
 			term *= (double)mu / (double)(k + 1);

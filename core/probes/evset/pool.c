@@ -154,9 +154,14 @@ void evset_pool_without(struct run *rn, struct level *lv, const uint64_t *s, uin
 	lv->n = kept;
 }
 
+bool evset_pool_may_grow(const struct run *rn, const struct level *lv)
+{
+	return evset_pool_grows(rn->c) && lv->pages < evset_arena_pages(rn);
+}
+
 bool evset_grow_pool(const struct run *rn, struct level *lv, uint64_t num, uint64_t den)
 {
-	return evset_pool_grows(rn->c) && pages_scaled(rn, lv, num, den, evset_arena_pages(rn));
+	return evset_pool_may_grow(rn, lv) && pages_scaled(rn, lv, num, den, evset_arena_pages(rn));
 }
 
 /* The level's pool taken from twice the pages, as the arena and its time allow: did it grow? */

@@ -92,6 +92,8 @@ uint64_t evset_pool_pages(const struct run *rn, int32_t level, uint64_t effectiv
 			  uint64_t page);
 bool evset_more_pages(const struct run *rn, struct level *lv, uint64_t times);
 bool evset_double_pool(const struct run *rn, struct level *lv, const struct mp_evset *e);
+/* May the level's pool grow: does the profile let it, and the arena hold more pages? */
+bool evset_pool_may_grow(const struct run *rn, const struct level *lv);
 /* The pool taken from num / den times the pages, as the profile and arena let it: did it grow? */
 bool evset_grow_pool(const struct run *rn, struct level *lv, uint64_t num, uint64_t den);
 int evset_pool_of(struct run *rn, struct level *lv);

@@ -92,7 +92,7 @@ static int count_once(struct run *rn, const struct mp_evset *e, struct level *lv
 	if (evset_pool_of(rn, lv) < 0)
 		return -1;
 	return mp_evset_count(&t, rn->pool, lv->n, lv->ways, evset_tail_lines(lv), seed,
-			      evset_pool_grows(rn->c) && lv->pages < evset_arena_pages(rn), k);
+			      evset_pool_may_grow(rn, lv), k);
 }
 
 /*
