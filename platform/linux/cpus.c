@@ -3,7 +3,8 @@
  * The logical CPUs of the Linux platform: those the process may run on
  * (sched_getaffinity when it opens), the one it started on first.  A CPU's
  * place comes from its own CPUID, read by the calling thread pinned there,
- * and where CPUID does not tell from sysfs
+ * unless its APIC ID there is not the kernel's (/proc/cpuinfo), and where
+ * CPUID does not tell, or is not believed, from sysfs
  * (Documentation/ABI/stable/sysfs-devices-system-cpu: topology/ and
  * cache/index*).  Selecting a CPU pins the calling thread; a run beside
  * and a ping-pong run on threads of their own, pinned.
@@ -120,6 +121,44 @@ static uint32_t llc_cluster(int os_cpu)
 	return sys_split(os_cpu, list, id);
 }
 
+/* /proc/cpuinfo's "apicid" of kernel CPU os_cpu: the kernel's own; MP_CPU_UNKNOWN when not listed. */
+static uint32_t kernel_apicid(int os_cpu)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	long cpu = -1, id = -1;
+
+	if (!f)
+		return MP_CPU_UNKNOWN;
+	while (id < 0 && fgets(line, sizeof(line), f)) {
+		sscanf(line, "processor : %ld", &cpu);
+		if (cpu == os_cpu)
+			sscanf(line, "apicid : %ld", &id);
+	}
+	fclose(f);
+	return id < 0 ? MP_CPU_UNKNOWN : (uint32_t)id;
+}
+
+/*
+ * CPUID that does not describe the CPU it runs on, a hypervisor's that
+ * passes another CPU's APIC ID through: its place is the kernel's alone
+ * (from_sysfs).  This project's AMD guest "Turin-like" reads APIC IDs 51
+ * and 31 on the kernel's CPUs 0 and 1 (CPUID 0x8000001E; leaf 0xB reads 0
+ * on both), which the kernel numbers 0 and 1.
+ */
+static void kernel_place(int os_cpu, struct mp_cpu_info *out)
+{
+	uint32_t id = kernel_apicid(os_cpu);
+	struct mp_cpu_info k = { .apic_id = id, .package = MP_CPU_UNKNOWN, .die = MP_CPU_UNKNOWN,
+				 .cluster = MP_CPU_UNKNOWN, .core = MP_CPU_UNKNOWN,
+				 .thread = MP_CPU_UNKNOWN };
+
+	if (id == MP_CPU_UNKNOWN || id == out->apic_id)
+		return;
+	mp_strlcpy(k.type, out->type, sizeof(k.type));
+	*out = k;
+}
+
 /* Fill what CPUID left unknown from sysfs. */
 static void from_sysfs(int os_cpu, struct mp_cpu_info *out)
 {
@@ -142,6 +181,7 @@ enum mp_status mp_linux_cpu_info(struct mp_linux_cpus *c, uint32_t cpu, struct m
 	mp_cpuid_open(&id, mp_cpuid_hw, NULL);
 	mp_cpuid_cpu_info(&id, out);
 	pin(c->os[c->selected]);
+	kernel_place(c->os[cpu], out);
 	from_sysfs(c->os[cpu], out);
 	return MP_OK;
 }
