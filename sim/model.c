@@ -307,6 +307,7 @@ static const struct field memory_fields[] = {
 static const struct field clock_fields[] = {
 	MF("freq", F_HZ, clock_hz, true, NULL),
 	MF("step", F_U32, clock_step, false, NULL),
+	MF("read", F_U32, clock_read, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field prefetch_fields[] = {

@@ -393,6 +393,11 @@ bool mp_sim_rest(struct mp_sim *s, uint64_t us)
 	return true;
 }
 
+void mp_sim_spend(struct mp_sim *s, uint64_t cycles)
+{
+	s->cycles += cycles;
+}
+
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e)
 {
 	return e == MP_EV_CYCLES ? s->cycles : s->count[e];

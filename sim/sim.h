@@ -127,6 +127,7 @@ struct mp_sim_model {
 	char name[MP_NAME_LEN];
 	uint64_t clock_hz;
 	uint32_t clock_step;         /* cycles the platform's clock moves by at once (1: each) */
+	uint32_t clock_read;         /* cycles a timed run spends reading the clock (0: none) */
 	uint32_t memory_latency;     /* cycles of a load that misses every level */
 	int32_t ntypes;
 	struct mp_sim_cpu_model types[MP_SIM_MAX_TYPES];
@@ -303,6 +304,8 @@ uint64_t mp_sim_cycles(const struct mp_sim *s);
  * no time passes, when the model has none.
  */
 bool mp_sim_rest(struct mp_sim *s, uint64_t us);
+/* Let `cycles` pass on the selected CPU without an access (a run's reading of its clock). */
+void mp_sim_spend(struct mp_sim *s, uint64_t cycles);
 /* The selected CPU's count of e (cycles: the machine's clock). */
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e);
 /* Every CPU's counts of e added up. */

@@ -61,8 +61,9 @@ static struct simp *me(struct mp_platform *p)
 
 /*
  * The platform's clock: the cycles, read in the model's steps (a TSC that
- * advances by 26 at once, as AMD's: docs/simulator.md).  The counters'
- * cycles stay exact.
+ * advances by 26 at once, as AMD's: docs/simulator.md).  A timed run
+ * spends the model's clock_read cycles more, the clock's own reading
+ * (measured).  The counters' cycles stay exact.
  */
 static uint64_t stepped(const struct simp *sp, uint64_t cycles)
 {
@@ -217,6 +218,7 @@ static enum mp_status measured(struct mp_platform *p, const struct mp_run *r,
 	}
 	if (r->op == MP_OP_CHASE || r->op == MP_OP_CODE)
 		out->end = c.at;
+	mp_sim_spend(sp->sim, mp_sim_model(sp->sim)->clock_read);
 	out->valid = counted(sp->sim, r->events);
 	out->ticks = stepped(sp, mp_sim_count(sp->sim, MP_EV_CYCLES)) -
 		     stepped(sp, before[MP_EV_CYCLES]);
