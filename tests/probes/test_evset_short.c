@@ -29,7 +29,7 @@ int main(void)
 	struct mp_mem m;
 	struct mp_ctx c;
 	struct mp_evset e;
-	double hit;
+	struct mp_evset_hit hit;
 
 	if (!ps_open_text(&s, "short", text, PS_EXACT))
 		return check_done();
@@ -39,7 +39,7 @@ int main(void)
 			       .passes = 2, .trials = 2 };
 	mp_rng_seed(&e.rng, 1);
 	CHECK(mp_evset_hit(&e, 0, &hit) == 0, "the victim's hit is timed");
-	e.slow = (uint64_t)hit + 48;    /* halfway from the L1's 4 cycles to memory's 100 */
+	e.slow = (uint64_t)hit.least + 48;    /* halfway from the L1's 4 cycles to memory's 100 */
 	CHECK(mp_evset_evicts(&e, 0, lines, 4) == 1, "the set of the 4 ways evicts the victim");
 	CHECK(mp_evset_evicts(&e, 0, lines, 3) == 0, "3 lines do not");
 	CHECK(mp_evset_short_evictions(&e, 0, lines, 4, TESTS, TESTS) == 0,

@@ -32,7 +32,8 @@
  * The tester of one level: a victim is "evicted" by a set when, loaded,
  * then `passes` times the tail, the set and the tail again traversed (each
  * in a fresh random order), it loads slower than `slow` ticks in every one
- * of `trials` tries.  The tail
+ * of `trials` tries, or in `needed` of them where that is set (a vote: a
+ * coarse clock's).  The tail
  * (none, or lines congruent with the victim at every level above but not
  * at this one) takes the victim out of the levels above whatever the set
  * does there, so that a minimal set counts this level's ways alone.
@@ -45,6 +46,7 @@ struct mp_evset {
 	uint64_t slow;          /* a one-load run longer than this missed the level */
 	unsigned passes;
 	unsigned trials;
+	unsigned needed;        /* tries that must read slow; 0: every one */
 	const uint64_t *tail;   /* the tail's offsets (none, or disjoint from every set) */
 	uint64_t ntail;
 	struct mp_rng rng;      /* the orders of the tries */
@@ -53,19 +55,25 @@ struct mp_evset {
 	bool late;              /* the deadline passed */
 };
 
-/*
- * Ticks of a one-load run that hits the L1 (the seam's own cost of a run
- * included): the least of several.  -1 when the platform failed a run.
- */
-int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks);
+/* Ticks of a one-load run that hits the L1 (the seam's own cost of a run included). */
+struct mp_evset_hit {
+	double least;           /* the least of several runs */
+	double mean;            /* their mean, but for the slowest quarter (a coarse clock's reads) */
+};
+
+/* The L1 hit's ticks (mp_evset_hit).  -1 when the platform failed a run. */
+int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit);
 
 /* The times of the victim's load over some tries with a set (mp_evset_time). */
 struct mp_evset_times {
-	uint64_t least, most;
+	uint64_t least, most, median;
 	unsigned slow;          /* tries that read slower than the tester's threshold */
 };
 
-/* The victim's load timed in `tries` tries with the set (as a test does). */
+/* The tries mp_evset_time takes at most. */
+#define MP_EVSET_MAX_TRIES 16u
+
+/* The victim's load timed in `tries` tries (at most MP_EVSET_MAX_TRIES) with the set (as a test does). */
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  unsigned tries, struct mp_evset_times *t);
 

@@ -75,7 +75,7 @@ struct run {
 	uint64_t x;             /* the victim: a line near the end of the usual pools (probe.c) */
 	uint64_t usual;         /* pages of the largest level's pool (probe.c) */
 	uint64_t l1_way, l1_ways;
-	double hit;             /* ticks of a one-load run that hits the L1 */
+	struct mp_evset_hit hit;        /* ticks of a one-load run that hits the L1 */
 	double l1_lat;          /* the L1's latency, ticks */
 	bool contiguous;        /* the platform gives physically contiguous memory */
 	struct upper up;

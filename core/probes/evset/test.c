@@ -9,12 +9,13 @@
  * groups double whenever no group can be dropped (docs/algorithms.md,
  * "Eviction sets").
  */
+#include "core/lib/sort.h"
 #include "core/lib/str.h"
 #include "core/measure/timing.h"
 #include "core/probes/evset/evset.h"
 #include "core/seq/refstring.h"
 
-/* One-load runs that price an L1 hit: the least of these many. */
+/* One-load runs that price an L1 hit (mp_evset_hit). */
 #define EVSET_HIT_RUNS 16u
 /* The groups of the reduction's first round. */
 #define EVSET_FIRST_GROUPS 2u
@@ -81,19 +82,28 @@ static int run_tail(struct mp_evset *e, void *start)
 	return start ? chase(e, start, e->ntail, &t) : 0;
 }
 
-int mp_evset_hit(struct mp_evset *e, uint64_t off, double *ticks)
+/*
+ * The least of EVSET_HIT_RUNS runs, and the mean of all but the slowest
+ * quarter: a clock that moves in steps reads a run as the step below or
+ * above its time, in proportion, so that the least is up to a step
+ * short, while the mean of the reads is the time itself (the quarter
+ * left out: a busy host's bursts).
+ */
+int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit)
 {
 	void *x = self_loop(e, off);
-	uint64_t t, best = UINT64_MAX;
+	uint64_t t[EVSET_HIT_RUNS], sum = 0, kept = EVSET_HIT_RUNS - EVSET_HIT_RUNS / 4;
 
-	if (chase(e, x, 1, &t) < 0)
+	if (chase(e, x, 1, &t[0]) < 0)
 		return -1;
-	for (unsigned i = 0; i < EVSET_HIT_RUNS; i++) {
-		if (chase(e, x, 1, &t) < 0)
+	for (unsigned i = 0; i < EVSET_HIT_RUNS; i++)
+		if (chase(e, x, 1, &t[i]) < 0)
 			return -1;
-		best = t < best ? t : best;
-	}
-	*ticks = (double)best;
+	mp_sort_u64(t, EVSET_HIT_RUNS);
+	for (uint64_t i = 0; i < kept; i++)
+		sum += t[i];
+	hit->least = (double)t[0];
+	hit->mean = (double)sum / (double)kept;
 	return 0;
 }
 
@@ -170,42 +180,48 @@ static void flush(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint6
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  unsigned tries, struct mp_evset_times *t)
 {
-	uint64_t u;
+	uint64_t u[MP_EVSET_MAX_TRIES];
 
+	tries = tries < MP_EVSET_MAX_TRIES ? tries : MP_EVSET_MAX_TRIES;
 	*t = (struct mp_evset_times){ .least = UINT64_MAX };
 	for (unsigned i = 0; i < tries; i++) {
 		flush(e, &victim, 1, set, n);
-		if (try_once(e, &victim, 1, set, n, &u) < 0)
+		if (try_once(e, &victim, 1, set, n, &u[i]) < 0)
 			return -1;
-		t->least = u < t->least ? u : t->least;
-		t->most = u > t->most ? u : t->most;
-		t->slow += u > e->slow;
+		t->least = u[i] < t->least ? u[i] : t->least;
+		t->most = u[i] > t->most ? u[i] : t->most;
+		t->slow += u[i] > e->slow;
 	}
 	flush(e, &victim, 1, set, n);
+	t->median = tries ? mp_median_u64(u, tries) : 0;
 	return 0;
 }
 
 /*
- * Slow in every try, each from a clean start (the lines flushed before
- * it): interference only adds time, so one fast try shows the victim
- * stayed, and a burst of noise on one victim load is no eviction.  From a
- * clean start fewer congruent lines than ways never evict the victim
- * (LRU, pseudo-LRU, FIFO: the simulator's 0 of 100), and as many evict it
- * in every fresh order there (100 of 100); on a busy host a true set's
- * test fails now and then, which the rechecks allow for.  Up to
- * MP_EVSET_MAX_WAYS victims at once (mp_evset_screen): a victim fast in a
- * try leaves the batch; slow[i] whether victim i stayed slow.  The lines
- * are flushed again after.
+ * Slow in every try (or in `needed` of them: a vote), each from a clean
+ * start (the lines flushed before it): interference only adds time, so
+ * one fast try shows the victim stayed, and a burst of noise on one
+ * victim load is no eviction.  From a clean start fewer congruent lines
+ * than ways never evict the victim (LRU, pseudo-LRU, FIFO: the
+ * simulator's 0 of 100), and as many evict it in every fresh order there
+ * (100 of 100); on a busy host a true set's test fails now and then,
+ * which the rechecks allow for.  Up to MP_EVSET_MAX_WAYS victims at once
+ * (mp_evset_screen): a victim leaves the batch once its tries have
+ * decided; slow[i] whether victim i read slow in enough.  The lines are
+ * flushed again after.
  */
 static int slow_always(struct mp_evset *e, const uint64_t *v, uint64_t k, const uint64_t *set,
 		      uint64_t n, bool *slow)
 {
 	uint64_t left[MP_EVSET_MAX_WAYS], at[MP_EVSET_MAX_WAYS], t[MP_EVSET_MAX_WAYS], nl = k;
+	unsigned got[MP_EVSET_MAX_WAYS];
+	unsigned need = e->needed && e->needed < e->trials ? e->needed : e->trials;
 
 	for (uint64_t i = 0; i < k; i++) {
 		left[i] = v[i];
 		at[i] = i;
-		slow[i] = true;
+		got[i] = 0;
+		slow[i] = false;
 	}
 	for (unsigned r = 0; r < e->trials && nl; r++) {
 		uint64_t still = 0;
@@ -214,10 +230,13 @@ static int slow_always(struct mp_evset *e, const uint64_t *v, uint64_t k, const 
 		if (try_once(e, left, nl, set, n, t) < 0)
 			return -1;
 		for (uint64_t i = 0; i < nl; i++) {
-			slow[at[i]] = t[i] > e->slow;
+			uint64_t j = at[i];
+
+			got[j] += t[i] > e->slow;
+			slow[j] = got[j] >= need;
 			left[still] = left[i];
-			at[still] = at[i];
-			still += slow[at[i]];
+			at[still] = j;
+			still += !slow[j] && r + 1 - got[j] <= e->trials - need;
 		}
 		nl = still;
 	}

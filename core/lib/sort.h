@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* Sorting the few numbers a calibration takes (insertion sort: tens at most). */
+#ifndef MEMPROBE_CORE_LIB_SORT_H
+#define MEMPROBE_CORE_LIB_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+static inline void mp_sort_u64(uint64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			uint64_t swap = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = swap;
+		}
+}
+
+/* The median of v[0 .. n), n > 0 (the lower of the middle two): v sorted in place. */
+static inline uint64_t mp_median_u64(uint64_t *v, size_t n)
+{
+	mp_sort_u64(v, n);
+	return v[(n - 1) / 2];
+}
+
+#endif
