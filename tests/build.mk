@@ -11,7 +11,7 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/bin/%,$(TEST_C))
 LIB_OBJ  := $(CLI_OBJ) $(LINUX_OBJ) $(SIMP_OBJ) $(HOSTED_OBJ) $(ARCH_OBJ) $(CORE_OBJ)
 
 # The longest tests start first, so that the parallel run ends sooner.
-TEST_FIRST := boot/test_boot boot/test_boot_smp boot/test_secure_boot probes/test_probe_counters probes/test_probe_tlb \
+TEST_FIRST := probes/test_probe_evset boot/test_boot boot/test_boot_smp boot/test_secure_boot probes/test_probe_counters probes/test_probe_tlb \
               probes/test_probe_itlb probes/test_probe_icache probes/test_probe_compact \
               probes/test_probe_l1
 TEST_NAMES := $(TEST_FIRST) $(filter-out $(TEST_FIRST), \
