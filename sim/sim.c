@@ -385,17 +385,17 @@ uint64_t mp_sim_cycles(const struct mp_sim *s)
 	return s->cycles;
 }
 
+void mp_sim_spend(struct mp_sim *s, uint64_t cycles)
+{
+	s->cycles += cycles;
+}
+
 bool mp_sim_rest(struct mp_sim *s, uint64_t us)
 {
 	if (!sim_has_neighbour(&s->model))
 		return false;
-	s->cycles += us * s->model.clock_hz / 1000000u;
+	mp_sim_spend(s, us * s->model.clock_hz / 1000000u);
 	return true;
-}
-
-void mp_sim_spend(struct mp_sim *s, uint64_t cycles)
-{
-	s->cycles += cycles;
 }
 
 uint64_t mp_sim_count(const struct mp_sim *s, enum mp_event e)

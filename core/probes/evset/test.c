@@ -25,10 +25,10 @@
  * So is a set no group of which can go at more groups than any cache's
  * ways and one: one group then holds no line of the victim's class, or
  * the set holds so many more than the ways that the group with fewest of
- * them can go (mp_evset_reduce).
- * The groups no longer double on up to one a line: on this project's AMD
- * guest "Turin-like" a reduction spent its level's 2.4 s so, at a set of
- * 600 lines.
+ * them can go (mp_evset_reduce).  The groups stop doubling there, short
+ * of one a line, which at a set of 600 lines takes some 1200 tests: on
+ * this project's AMD guest "Turin-like" a reduction spent its level's
+ * 2.4 s at such a set.
  */
 #define EVSET_AGAIN 3u
 /* Groups put back in one reduction at most (docs/algorithms.md, "Eviction sets"). */
