@@ -45,6 +45,7 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 	mp_progress(c->p, what, 2, 3);
 	if (mp_l1_xray(s, x) < 0)
 		return *why = "the platform failed an X-Ray run", -1;
+	mp_l1_over_time(s, x, g);
 	mp_progress(c->p, what, 3, 3);
 	return 0;
 }

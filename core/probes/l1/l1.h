@@ -29,6 +29,13 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out);
  */
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why);
+/*
+ * The ways each found, tried again over time where the platform rests (a
+ * neighbour on the core may have held some): grown while A + 1 lines a way
+ * apart fit at a later moment (core/probes/l1/over_time.c).  One series
+ * where both found the same.
+ */
+void mp_l1_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struct mp_l1_found *g);
 /* A value both algorithms found, else MP_NA. */
 int64_t mp_l1_agreed(int64_t x, int64_t g);
 /* The level-1 cache of this type in the result, with what both found and the hit time. */
