@@ -30,12 +30,17 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out);
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why);
 /*
- * The ways each found, tried again over time where the platform rests (a
- * neighbour on the core may have held some): grown while A + 1 lines a way
- * apart fit at a later moment (core/probes/l1/over_time.c).  One series
- * where both found the same.
+ * Over time, where the platform rests (a neighbour on the core may hold
+ * ways for a while: core/probes/l1/over_time.c).  mp_l1_grow: the ways
+ * A, grown while A + 1 lines a way apart fit after a rest, until that set
+ * has spilled in L1_TRIES tries in a row.  mp_l1_spills_over_time: 1
+ * when <way, n> spills now and in every try after a rest, 0 when it fits
+ * once, -1 when a run failed.
  */
-void mp_l1_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struct mp_l1_found *g);
+/* X-Ray's <stride, n> (n words stride bytes apart): 1 spills now, 0 fits, -1 not timed. */
+int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
+uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
+int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n);
 /* A value both algorithms found, else MP_NA. */
 int64_t mp_l1_agreed(int64_t x, int64_t g);
 /* The level-1 cache of this type in the result, with what both found and the hit time. */

@@ -16,22 +16,13 @@
 /* The ladder's last stride. */
 #define XRAY_S_MAX (256ull << 10)
 
-/* 1: <S, n> not compact, 0: compact, -1: not timed. */
-static int spills(struct mp_compact_set *s, uint64_t stride, uint64_t n)
-{
-	struct mp_ref_stride x = mp_ref_xray(stride, n);
-	int c = mp_compact_set_compact(s, &x);
-
-	return c < 0 ? -1 : !c;
-}
-
 /* Smallest n in (lo, hi] that spills; lo does not, hi does. */
 static int smallest_spill(struct mp_compact_set *s, uint64_t stride, uint64_t lo, uint64_t hi,
 			  uint64_t *n)
 {
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		int m = spills(s, stride, mid);
+		int m = mp_l1_spills(s, stride, mid);
 
 		if (m < 0)
 			return -1;
@@ -48,7 +39,7 @@ static int smallest_spill(struct mp_compact_set *s, uint64_t stride, uint64_t lo
 static int first_spill(struct mp_compact_set *s, uint64_t stride, uint64_t *n)
 {
 	for (uint64_t k = 2; k <= MP_COMPACT_SET_MAX_ELEMS; k *= 2) {
-		int m = spills(s, stride, k);
+		int m = mp_l1_spills(s, stride, k);
 
 		if (m < 0)
 			return -1;
@@ -80,11 +71,18 @@ static int ladder(struct mp_compact_set *s, uint64_t *ways, uint64_t *way)
 	return st;
 }
 
-/* Figure 10: 0 when no b below the way made the set compact. */
+/*
+ * Figure 10 on <C/A, 2H, b>, H = (A + 2) / 2 words a half (X-Ray moves A
+ * of 2A): together the halves over-fill a set by a line or two, apart each
+ * leaves (A - 1) / 2 ways to a neighbour on the core, whose lines would
+ * make both halves of 2A spill at the line and fit only further (docs/
+ * algorithms.md, "L1 data cache", over time).  0 when no b below the way
+ * made the set compact.
+ */
 static int block(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t *line)
 {
 	for (uint64_t b = s->elem; b < way; b *= 2) {
-		struct mp_ref_stride x = mp_ref_xray_block(way, ways, b);
+		struct mp_ref_stride x = mp_ref_xray_block(way, (ways + 2) / 2, b);
 		int c = mp_compact_set_compact(s, &x);
 
 		if (c != 0) {
@@ -101,7 +99,9 @@ static int block(struct mp_compact_set *s, uint64_t ways, uint64_t way, uint64_t
  * A + 1 do not, 2A half a way apart fit and 2A + 2 do not (2A + 1 over-fill
  * one set of the two: half the signal, under the compact-set threshold
  * where a miss costs little more than a hit, as fetches do).  A physically
- * indexed L1 on scattered frames answers differently.
+ * indexed L1 on scattered frames answers differently.  A set that should
+ * fit is tried again over time before it counts as spilling (a neighbour
+ * on the core takes ways for a while, never gives any).
  */
 #define XRAY_VERIFY_ROUNDS 2u
 
@@ -112,8 +112,10 @@ static int verify(struct mp_compact_set *s, uint64_t ways, uint64_t way)
 	};
 
 	for (unsigned k = 0; k < XRAY_VERIFY_ROUNDS * 4; k++) {
-		int m = spills(s, way / checks[k % 4].div, ways * checks[k % 4].mul +
-							     checks[k % 4].extra);
+		uint64_t stride = way / checks[k % 4].div;
+		uint64_t n = ways * checks[k % 4].mul + checks[k % 4].extra;
+		int m = checks[k % 4].spill ? mp_l1_spills(s, stride, n) :
+					      mp_l1_spills_over_time(s, stride, n);
 
 		if (m < 0)
 			return -1;
@@ -134,6 +136,7 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 		out->why = "X-Ray: n(S) did not settle below 256 KB strides";
 		return st < 0 ? -1 : 0;
 	}
+	ways = mp_l1_grow(s, way, ways);
 	if ((st = verify(s, ways, way)) <= 0) {
 		out->why = "X-Ray: the sets gave other answers elsewhere in memory (a physically "
 			   "indexed L1 on scattered frames?)";
