@@ -62,6 +62,8 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 	if (mp_l1_xray(s, x) < 0)
 		return *why = "the platform failed an X-Ray run", -1;
 	gap_over_time(s, x, g);
+	if (mp_l1_lines_over_time(s, x, g) < 0)
+		return *why = "the platform failed a line run", -1;
 	mp_progress(c->p, what, 3, 3);
 	return 0;
 }

@@ -126,7 +126,7 @@ static int fail(struct mp_l1_found *out, int st, const char *why)
 
 int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out)
 {
-	uint64_t assoc, cap, ways, way, line;
+	uint64_t assoc, cap, ways, way;
 	int st;
 
 	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL };
@@ -139,8 +139,17 @@ int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out)
 		return fail(out, st, "gap test: the capacity did not refine to ways x a power of two");
 	out->ways = (int64_t)ways;
 	out->size = (int64_t)(ways * way);
-	if ((st = find_line(s, ways, way, &line)) <= 0)
+	return mp_l1_gap_line(s, out);
+}
+
+int mp_l1_gap_line(struct mp_compact_set *s, struct mp_l1_found *out)
+{
+	uint64_t line, ways = (uint64_t)out->ways;
+	int st = find_line(s, ways, (uint64_t)out->size / ways, &line);
+
+	if (st <= 0)
 		return fail(out, st, "gap test: no offset below the way made G hit again");
 	out->line = (int64_t)line;
+	out->why = NULL;
 	return 0;
 }

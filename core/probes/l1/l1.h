@@ -21,6 +21,9 @@ struct mp_l1_found {
 /* 0: done (see out->why); -1: the platform failed a run. */
 int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out);
 int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out);
+/* Each one's last step, the line, on the size and ways in out (found), again. */
+int mp_l1_gap_line(struct mp_compact_set *s, struct mp_l1_found *out);
+int mp_l1_xray_line(struct mp_compact_set *s, struct mp_l1_found *out);
 
 /*
  * Both, after timing the tester's baseline (its L1 hit time), reporting
@@ -41,6 +44,14 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
 int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n);
+/*
+ * Where both found the size and ways, and not the same line: the line
+ * step of the one that found none or the longer, again after rests, up to
+ * L1_TRIES times while they differ.  An offset that fits bounds the line
+ * (the halves lie in two sets), a spill below it may be a neighbour's; so
+ * the longer line cannot be the cache's.  0, or -1 when a run failed.
+ */
+int mp_l1_lines_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struct mp_l1_found *g);
 /* A value both algorithms found, else MP_NA. */
 int64_t mp_l1_agreed(int64_t x, int64_t g);
 /* The level-1 cache of this type in the result, with what both found and the hit time. */

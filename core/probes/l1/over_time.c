@@ -67,3 +67,23 @@ uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways)
 	}
 	return ways;
 }
+
+/* The one of the two whose line step runs again, or NULL. */
+static struct mp_l1_found *longer(struct mp_l1_found *x, struct mp_l1_found *g)
+{
+	if (x->size == MP_NA || g->size == MP_NA || x->line == g->line)
+		return NULL;
+	if (x->line == MP_NA || (g->line != MP_NA && x->line > g->line))
+		return x;
+	return g;
+}
+
+int mp_l1_lines_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struct mp_l1_found *g)
+{
+	struct mp_l1_found *f;
+
+	for (unsigned tries = 0; tries < L1_TRIES && (f = longer(x, g)) != NULL && rest(s); tries++)
+		if ((f == x ? mp_l1_xray_line(s, x) : mp_l1_gap_line(s, g)) < 0)
+			return -1;
+	return 0;
+}

@@ -127,7 +127,7 @@ static int verify(struct mp_compact_set *s, uint64_t ways, uint64_t way)
 
 int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 {
-	uint64_t ways = 0, way = 0, line;
+	uint64_t ways = 0, way = 0;
 	int st;
 
 	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL };
@@ -144,11 +144,19 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 	}
 	out->ways = (int64_t)ways;
 	out->size = (int64_t)(ways * way);
-	st = block(s, ways, way, &line);
+	return mp_l1_xray_line(s, out);
+}
+
+int mp_l1_xray_line(struct mp_compact_set *s, struct mp_l1_found *out)
+{
+	uint64_t line, ways = (uint64_t)out->ways;
+	int st = block(s, ways, (uint64_t)out->size / ways, &line);
+
 	if (st <= 0) {
-		out->why = "X-Ray: no offset below the way made <C/A,2A,b> compact";
+		out->why = "X-Ray: no offset below the way made <C/A,2H,b> compact";
 		return st < 0 ? -1 : 0;
 	}
 	out->line = (int64_t)line;
+	out->why = NULL;
 	return 0;
 }
