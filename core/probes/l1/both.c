@@ -34,18 +34,25 @@ void mp_l1_record(struct mp_ctx *c, enum mp_kind type, const struct mp_l1_found 
 
 /*
  * X-Ray's ways were grown over time before it checked them (xray.c); the
- * gap test's grow here where they are not X-Ray's (the same series else).
+ * gap test's grow here where they are not X-Ray's (the same series else),
+ * and where they grew its line is found again: G(A + 1, way, o) with A
+ * short fits at any o (the guest's gap test gave 16 B for 64 so).
  */
-static void gap_over_time(struct mp_compact_set *s, const struct mp_l1_found *x,
-			  struct mp_l1_found *g)
+static int gap_over_time(struct mp_compact_set *s, const struct mp_l1_found *x,
+			 struct mp_l1_found *g)
 {
-	uint64_t way;
+	uint64_t way, ways;
 
 	if (g->size == MP_NA || g->ways <= 0 || (g->size == x->size && g->ways == x->ways))
-		return;
+		return 0;
 	way = (uint64_t)(g->size / g->ways);
-	g->ways = (int64_t)mp_l1_grow(s, way, (uint64_t)g->ways);
-	g->size = g->ways * (int64_t)way;
+	ways = mp_l1_grow(s, way, (uint64_t)g->ways);
+	if (ways == (uint64_t)g->ways)
+		return 0;
+	g->ways = (int64_t)ways;
+	g->size = (int64_t)(ways * way);
+	g->line = MP_NA;
+	return mp_l1_gap_line(s, g);
 }
 
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
@@ -61,8 +68,7 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 	mp_progress(c->p, what, 2, 3);
 	if (mp_l1_xray(s, x) < 0)
 		return *why = "the platform failed an X-Ray run", -1;
-	gap_over_time(s, x, g);
-	if (mp_l1_lines_over_time(s, x, g) < 0)
+	if (gap_over_time(s, x, g) < 0 || mp_l1_lines_over_time(s, x, g) < 0)
 		return *why = "the platform failed a line run", -1;
 	mp_progress(c->p, what, 3, 3);
 	return 0;

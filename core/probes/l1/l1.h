@@ -47,9 +47,10 @@ int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n);
 /*
  * Where both found the size and ways, and not the same line: the line
  * step of the one that found none or the longer, again after rests, up to
- * L1_TRIES times while they differ.  An offset that fits bounds the line
- * (the halves lie in two sets), a spill below it may be a neighbour's; so
- * the longer line cannot be the cache's.  0, or -1 when a run failed.
+ * L1_TRIES times while they differ.  With the ways the cache has, an
+ * offset that fits bounds the line (the parts lie in two sets), a spill
+ * below it may be a neighbour's; so the longer line cannot be the
+ * cache's.  0, or -1 when a run failed.
  */
 int mp_l1_lines_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struct mp_l1_found *g);
 /* A value both algorithms found, else MP_NA. */
