@@ -32,6 +32,8 @@ int mp_l1_xray_line(struct mp_compact_set *s, struct mp_l1_found *out);
  */
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		  struct mp_l1_found *x, struct mp_l1_found *g, const char **why);
+/* X-Ray's <stride, n> (n words stride bytes apart): 1 spills now, 0 fits, -1 not timed. */
+int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 /*
  * Over time, where the platform rests (a neighbour on the core may hold
  * ways for a while: core/probes/l1/over_time.c).  mp_l1_grow: the ways
@@ -40,8 +42,6 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
  * when <way, n> spills now and in every try after a rest, 0 when it fits
  * once, -1 when a run failed.
  */
-/* X-Ray's <stride, n> (n words stride bytes apart): 1 spills now, 0 fits, -1 not timed. */
-int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
 int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n);
 /*
