@@ -20,6 +20,7 @@
  *    the gap test and X-Ray then disagree, and what they disagree on must
  *    not be recorded.
  */
+#include "tests/probes/notes.h"
 #include "tests/probes/probe_cset_sim.h"
 
 #define LATENCY_TOL 0.10
@@ -163,6 +164,8 @@ static void run_neighbour(const char *path, int variant)
 	if (mc && mc->ways >= 4 * NB_WAYS) {
 		ps_probe(&s, "l1", mp_probe_l1);
 		check_exact(&s, mc, l1_found(&s.r));
+		CHECK(ps_note(&s.r, "after rests") != NULL,
+		      "%s: a note says the ways grew over time", s.name);
 	} else if (mc) {
 		ps_probe_run(&s, "l1", mp_probe_l1);
 		check_honest(&s, "a neighbour holds half the ways or more", l1_found(&s.r));

@@ -49,10 +49,28 @@ static int gap_over_time(struct mp_compact_set *s, const struct mp_l1_found *x,
 	ways = mp_l1_grow(s, way, (uint64_t)g->ways);
 	if (ways == (uint64_t)g->ways)
 		return 0;
+	g->grown = (int64_t)ways - g->ways;
 	g->ways = (int64_t)ways;
 	g->size = (int64_t)(ways * way);
 	g->line = MP_NA;
 	return mp_l1_gap_line(s, g);
+}
+
+/* A note where the ways grew over time: the core was shared while the sets were timed. */
+static void note_grown(struct mp_ctx *c, const char *what, const struct mp_l1_found *x,
+		       const struct mp_l1_found *g)
+{
+	const struct mp_l1_found *f = x->grown ? x : g;
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	if (!f->grown)
+		return;
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "%s: %s found %d ways at first and %d after rests: a thread sharing "
+		      "the core held ways of every set meanwhile", what,
+		      f == x ? "X-Ray" : "the gap test", (int)(f->ways - f->grown), (int)f->ways);
+	mp_result_add_note(c->r, text);
 }
 
 int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
@@ -70,6 +88,7 @@ int mp_l1_measure(struct mp_ctx *c, struct mp_compact_set *s, const char *what,
 		return *why = "the platform failed an X-Ray run", -1;
 	if (gap_over_time(s, x, g) < 0 || mp_l1_lines_over_time(s, x, g) < 0)
 		return *why = "the platform failed a line run", -1;
+	note_grown(c, what, x, g);
 	mp_progress(c->p, what, 3, 3);
 	return 0;
 }

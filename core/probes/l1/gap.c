@@ -129,7 +129,7 @@ int mp_l1_gap(struct mp_compact_set *s, struct mp_l1_found *out)
 	uint64_t assoc, cap, ways, way;
 	int st;
 
-	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL };
+	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL, 0 };
 	if ((st = find_capacity(s, &assoc, &cap)) <= 0)
 		return fail(out, st, "gap test: no gap up to 4 MB / 256 made G(n,k,0) miss");
 	if (find_ways(s, assoc, cap, &ways) < 0)

@@ -16,6 +16,7 @@ struct mp_l1_found {
 	int64_t ways;
 	int64_t line;
 	const char *why;       /* NULL when every value was found */
+	int64_t grown;         /* ways added over time (mp_l1_grow) */
 };
 
 /* 0: done (see out->why); -1: the platform failed a run. */

@@ -130,13 +130,14 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 	uint64_t ways = 0, way = 0;
 	int st;
 
-	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL };
+	*out = (struct mp_l1_found){ MP_NA, MP_NA, MP_NA, NULL, 0 };
 	st = ladder(s, &ways, &way);
 	if (st != 0) {
 		out->why = "X-Ray: n(S) did not settle below 256 KB strides";
 		return st < 0 ? -1 : 0;
 	}
-	ways = mp_l1_grow(s, way, ways);
+	out->grown = (int64_t)mp_l1_grow(s, way, ways) - (int64_t)ways;
+	ways += (uint64_t)out->grown;
 	if ((st = verify(s, ways, way)) <= 0) {
 		out->why = "X-Ray: the sets gave other answers elsewhere in memory (a physically "
 			   "indexed L1 on scattered frames?)";
