@@ -40,11 +40,11 @@ int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
  * ways for a while: core/probes/l1/over_time.c).  mp_l1_grow: the ways
  * A, grown while A + 1 lines a way apart fit after a rest, until that set
  * has spilled in L1_TRIES tries in a row.  mp_l1_spills_over_time: 1
- * when <way, n> spills now and in every try after a rest, 0 when it fits
+ * when <stride, n> spills now and in every try after a rest, 0 when it fits
  * once, -1 when a run failed.
  */
 uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
-int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n);
+int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 /*
  * Where both found the size and ways, and not the same line: the line
  * step of the one that found none or the longer, again after rests, up to

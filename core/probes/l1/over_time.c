@@ -42,12 +42,12 @@ int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n)
 	return c < 0 ? -1 : !c;
 }
 
-int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t way, uint64_t n)
+int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n)
 {
-	int m = mp_l1_spills(s, way, n);
+	int m = mp_l1_spills(s, stride, n);
 
 	for (unsigned tries = 0; m == 1 && tries < L1_TRIES && rest(s); tries++)
-		m = mp_l1_spills(s, way, n);
+		m = mp_l1_spills(s, stride, n);
 	return m;
 }
 
@@ -68,7 +68,7 @@ uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways)
 	return ways;
 }
 
-/* The one of the two whose line step runs again, or NULL. */
+/* The one of the two whose line step runs again, or NULL (mp_l1_lines_over_time). */
 static struct mp_l1_found *longer(struct mp_l1_found *x, struct mp_l1_found *g)
 {
 	if (x->size == MP_NA || g->size == MP_NA || x->line == g->line)
