@@ -71,7 +71,7 @@ uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways)
 /* The one of the two whose line step runs again, or NULL (mp_l1_lines_over_time). */
 static struct mp_l1_found *longer(struct mp_l1_found *x, struct mp_l1_found *g)
 {
-	if (x->size == MP_NA || g->size == MP_NA || x->line == g->line)
+	if (x->size == MP_NA || x->size != g->size || x->ways != g->ways || x->line == g->line)
 		return NULL;
 	if (x->line == MP_NA || (g->line != MP_NA && x->line > g->line))
 		return x;
