@@ -94,3 +94,8 @@ double mp_seconds_since(struct mp_platform *p, uint64_t t0)
 		return mp_na_double();
 	return (double)(mp_now(p) - t0) / (double)p->tick_hz;
 }
+
+bool mp_rest_about(struct mp_platform *p, struct mp_rng *rng, uint32_t us)
+{
+	return mp_rest(p, us / 2 + (uint32_t)mp_rng_below(rng, us));
+}

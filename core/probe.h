@@ -9,6 +9,7 @@
 #define MEMPROBE_CORE_PROBE_H
 
 #include "core/config.h"
+#include "core/lib/rng.h"
 #include "core/platform.h"
 #include "core/results/result.h"
 
@@ -55,6 +56,13 @@ double mp_ticks_to_ns(const struct mp_platform *p, double ticks);
 
 /* Seconds since `t0` (a value of mp_now). */
 double mp_seconds_since(struct mp_platform *p, uint64_t t0);
+
+/*
+ * Rest about `us` microseconds: drawn between half and one and a half
+ * times that, so that tries a rest apart cannot keep step with a thread
+ * that runs in a period.  False where the platform has nothing to wait for.
+ */
+bool mp_rest_about(struct mp_platform *p, struct mp_rng *rng, uint32_t us);
 
 
 #endif

@@ -69,10 +69,12 @@ static int short_evictions(struct run *rn, const struct mp_evset *e, const struc
  */
 static int stops_later(struct run *rn, const struct mp_evset *e, const struct level *lv)
 {
+	struct mp_rng rng = e->rng;
+
 	for (unsigned i = 1; i < EVSET_HOLD_TRIES; i++) {
 		int st;
 
-		if (!mp_rest(rn->c->p, EVSET_HOLD_REST_US))
+		if (!mp_rest_about(rn->c->p, &rng, EVSET_HOLD_REST_US))
 			return 0;
 		if ((st = short_evictions(rn, e, lv, 1)) <= 0)
 			return st < 0 ? -1 : 1;
@@ -163,20 +165,25 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
 }
 
 /*
- * Does the victim's set still evict it?  Tested once, or where the count
- * found sets of another size or the ways rest on that set alone,
- * EVSET_HOLD_TRIES times EVSET_HOLD_REST_US
- * apart, so that a thread that held ways meanwhile may have gone.  1, 0,
+ * Does the victim's set still evict it?  Tested once where a complete
+ * count bore its ways out with sets of that size alone, else
+ * EVSET_HOLD_TRIES times about EVSET_HOLD_REST_US apart, so that a thread
+ * that held ways meanwhile may have gone.  A count stopped by its time
+ * bears ways out with the sets of its first classes alone, which one
+ * thread's run may cover: the simulator's 4M 16-way L2 on a coarse clock,
+ * with a neighbour holding one of its ways 2^26 cycles of every 2^27,
+ * came out 15-way so at two seeds of three, and also where its tests were
+ * 50 ms apart without a draw (the neighbour's period at 2.6 GHz).  1, 0,
  * -1 a run failed.
  */
 static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
 {
-	unsigned tries = lv->doubt || lv->alone ? EVSET_HOLD_TRIES : 1;
+	unsigned tries = lv->doubt || lv->alone || !lv->classes ? EVSET_HOLD_TRIES : 1;
 
 	for (unsigned i = 0; i < tries; i++) {
 		int held;
 
-		if (i && !mp_rest(rn->c->p, EVSET_HOLD_REST_US))
+		if (i && !mp_rest_about(rn->c->p, &e->rng, EVSET_HOLD_REST_US))
 			return 1;       /* nothing else runs: the test stands */
 		if ((held = evset_evicts_mostly(e, rn->x, rn->set, lv->ways)) != 1)
 			return held;

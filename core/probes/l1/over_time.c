@@ -10,11 +10,7 @@
  */
 #include "core/probes/l1/l1.h"
 
-/*
- * Tries, a rest apart, that a set must spill in to spill over time.  Each
- * rest is drawn between half and one and a half times L1_REST_US, so that
- * the tries cannot keep step with a neighbour that runs in a period.
- */
+/* Tries, a rest (about L1_REST_US) apart, that a set must spill in to spill over time. */
 #define L1_TRIES 8u
 #define L1_REST_US 40000u
 
@@ -28,7 +24,7 @@ static bool rest(struct mp_compact_set *s)
 {
 	struct mp_platform *p = s->c->p;
 
-	if (!mp_rest(p, (uint32_t)(L1_REST_US / 2 + mp_rng_below(&s->rng, L1_REST_US))))
+	if (!mp_rest_about(p, &s->rng, L1_REST_US))
 		return false;
 	(void)p->ops->flush_all(p);
 	return true;
