@@ -774,95 +774,47 @@ static void stressed_runs(const char *filter)
 	}
 }
 
-/* This project's AMD guest "Turin-like" in its TSC's ticks (coarse_clock). */
-static const char *const coarse_guest =
-	"name = coarse-guest\nclock freq=2.1G step=21 read=49\n"
-	"cache L1D size=32K line=64 ways=8 latency=3 replacement=plru\n"
-	"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
-	"cache L2 size=512K line=64 ways=8 latency=9 replacement=plru inclusion=inclusive\n"
-	"cache L3 size=8M line=64 ways=16 latency=44 replacement=plru inclusion=exclusive\n"
-	"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
-	"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
-	"memory latency=200\n";
-
-/*
- * The coarse guest at a seed, with the L3's latency "levels" gave set to
- * `l3_cycles` where that is not 0, then evset.
- */
-static struct mp_probe *coarse_run(struct ps_run *s, uint64_t seed, double l3_cycles)
-{
-	struct mp_cache *l3;
-	struct mp_probe *ev;
-	double t0;
-
-	if (!ps_open_text(s, "coarse-guest", coarse_guest, PS_EXACT) || !scattered(s, PS_EXACT))
-		return NULL;
-	s->cfg.seed = seed;
-	evset_inputs(s, true);
-	l3 = (struct mp_cache *)found(&s->r, 3);
-	if (l3_cycles > 0 && l3)
-		l3->latency_ns = l3_cycles / 2.1;
-	t0 = s->wall;
-	ev = ps_probe_run(s, "evset", mp_probe_evset);
-	printf("INFO %s, seed %llu: evset %.2f s: %s\n", s->name, (unsigned long long)seed,
-	       s->wall - t0, ev->message);
-	return ev;
-}
-
 /*
  * A clock in steps of 21 cycles, and a timed run that spends 49 cycles
  * reading it, with this project's AMD guest "Turin-like" latencies in its
  * TSC's ticks (its TSC moves by 21 at once, an L1 hit reads 42 or 63):
  * the victim left in the L2 reads 42 or 63, 63 in most tries, and out of
- * it 84 or 105.  The threshold from the least reads (of the L1 hit, of the
- * victim in and out of the level) was 57, an L2 hit read slow in most
- * tries, and with every try of a test asked to read slow the L2's ways and
- * size were lost at seeds 1 to 6 ("its minimal set a line short evicted
- * the victim in most tests"), as on that guest; a vote of the tries at
- * their median read then made both exact.  From the mean reads the
- * threshold lies between 63 and 84: both levels must be exact at seeds 1
- * to 3 with two tries a test (no note of more).
+ * it 84 or 105, while the latencies put the threshold at 57.  With every
+ * try of a test asked to read slow, the L2's ways and size were lost at
+ * seeds 1 to 6 ("its minimal set a line short evicted the victim in most
+ * tests"), as on that guest.  With the tries put to a vote at their
+ * median read, both levels must be exact at seeds 1 to 3, and the vote
+ * noted.
  */
 static void coarse_clock(void)
 {
+	static const char *const text =
+		"name = coarse-guest\nclock freq=2.1G step=21 read=49\n"
+		"cache L1D size=32K line=64 ways=8 latency=3 replacement=plru\n"
+		"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
+		"cache L2 size=512K line=64 ways=8 latency=9 replacement=plru inclusion=inclusive\n"
+		"cache L3 size=8M line=64 ways=16 latency=44 replacement=plru inclusion=exclusive\n"
+		"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
+		"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
+		"memory latency=200\n";
+
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct ps_run s;
-		struct mp_probe *ev = coarse_run(&s, seed, 0);
+		struct mp_probe *ev;
 
-		if (!ev)
+		if (!ps_open_text(&s, "coarse-guest", text, PS_EXACT) || !scattered(&s, PS_EXACT))
 			return;
+		s.cfg.seed = seed;
+		ev = probes(&s);
 		for (int32_t level = 2; level <= 3; level++)
 			CHECK(exact_level(found(&s.r, level), ps_cache(&s.model, level)),
 			      "%s, seed %llu: L%d exact (%s)", s.name, (unsigned long long)seed,
 			      (int)level, ev->message);
-		CHECK(ps_note(&s.r, "tries a test") == NULL &&
-		      ps_note(&s.r, "a test calls the victim evicted in") == NULL,
-		      "%s, seed %llu: the tests take two tries", s.name, (unsigned long long)seed);
+		CHECK(ps_note(&s.r, "evset: L2: a test calls the victim evicted in") != NULL,
+		      "%s, seed %llu: the L2's tests vote, and a note says so", s.name,
+		      (unsigned long long)seed);
 		ps_close(&s);
 	}
-}
-
-/*
- * The coarse guest where "levels" gave its L3 a latency of 28 cycles, not
- * 44 (a blend of levels, as on a busy host): the geometric mean of the
- * L2's and that (a hit's run 46 cycles, plus 15.9) puts the threshold
- * below the L2 hit's read of 63, in most tries, and every test would take
- * 16 tries that all read slow; the arithmetic mean (64.5) stays above it.
- * The tries vote at their median read (core/probes/evset/calibrate.c,
- * fit_vote): the L2 must be exact, and the vote noted.
- */
-static void coarse_vote(void)
-{
-	struct ps_run s;
-	struct mp_probe *ev = coarse_run(&s, 1, 28.0);
-
-	if (!ev)
-		return;
-	CHECK(exact_level(found(&s.r, 2), ps_cache(&s.model, 2)), "%s, its L3 at 28 cycles: L2 exact (%s)",
-	      s.name, ev->message);
-	CHECK(ps_note(&s.r, "evset: L2: a test calls the victim evicted in") != NULL,
-	      "%s, its L3 at 28 cycles: the L2's tests vote, and a note says so", s.name);
-	ps_close(&s);
 }
 
 /*
@@ -1167,10 +1119,8 @@ int main(int argc, char **argv)
 	required_exact(argc > 1 ? argv[1] : NULL);
 	colour_contiguous(argc > 1 ? argv[1] : NULL);
 	stressed_runs(argc > 1 ? argv[1] : NULL);
-	if (argc == 1 || strstr("coarse clock", argv[1]) != NULL) {
+	if (argc == 1 || strstr("coarse clock", argv[1]) != NULL)
 		coarse_clock();
-		coarse_vote();
-	}
 	if (argc == 1 || strstr("stopped count", argv[1]) != NULL)
 		stopped_count();
 	hot_line(argc > 1 ? argv[1] : NULL);

@@ -60,13 +60,12 @@ void evset_tester(struct run *rn, struct level *lv, struct mp_evset *e)
 	};
 	mp_rng_seed(&e->rng, rn->c->cfg->seed + (uint64_t)lv->level);
 	/*
-	 * A victim run costs the seam's run and an L1 hit (the mean of its
-	 * reads: on a clock in steps the least is up to a step short); beyond
-	 * that, the level's latency.  Between it and the next level's, the
-	 * geometric mean: the next latency "levels" gives may be the memory's
-	 * or a blend (a virtual machine's share of an L3), and the step is wide.
+	 * A victim run costs the seam's run and an L1 hit; beyond that, the
+	 * level's latency.  Between it and the next level's, the geometric
+	 * mean: the next latency "levels" gives may be the memory's or a
+	 * blend (a virtual machine's share of an L3), and the step is wide.
 	 */
-	e->slow = (uint64_t)(rn->hit.mean - rn->l1_lat + mp_sqrt(lv->lat * lv->next));
+	e->slow = (uint64_t)(rn->hit.least - rn->l1_lat + mp_sqrt(lv->lat * lv->next));
 }
 
 /* Groups of lines that take the victim out of the levels above only (time_above). */
@@ -99,7 +98,6 @@ static uint64_t above_group(const struct run *rn, const struct level *lv, uint64
 struct above {
 	uint64_t least;         /* each group's least: their median */
 	uint64_t median;        /* each group's median: their median */
-	uint64_t mean;          /* each group's mean but the slowest quarter, rounded: their median */
 	uint64_t most;          /* the slowest try of any group */
 };
 
@@ -114,8 +112,7 @@ struct above {
  */
 static int time_above(struct run *rn, struct level *lv, struct mp_evset *e, struct above *a)
 {
-	uint64_t least[EVSET_FEW_GROUPS], median[EVSET_FEW_GROUPS], mean[EVSET_FEW_GROUPS];
-	uint64_t ng = above_groups(rn, lv);
+	uint64_t least[EVSET_FEW_GROUPS], median[EVSET_FEW_GROUPS], ng = above_groups(rn, lv);
 
 	a->most = 0;
 	for (uint64_t g = 0; g < ng; g++) {
@@ -127,12 +124,10 @@ static int time_above(struct run *rn, struct level *lv, struct mp_evset *e, stru
 			return -1;
 		least[g] = tt.least;
 		median[g] = tt.median;
-		mean[g] = (uint64_t)(tt.mean + 0.5);
 		a->most = tt.most > a->most ? tt.most : a->most;
 	}
 	a->least = mp_median_u64(least, ng);
 	a->median = mp_median_u64(median, ng);
-	a->mean = mp_median_u64(mean, ng);
 	return 0;
 }
 
@@ -270,10 +265,7 @@ static void note_vote(struct run *rn, const struct level *lv, const struct mp_ev
  * read 42 or 63 ticks, 63 in most tries, and out of it 84 or 105, now
  * and then 63; the latencies put the threshold at 57, every test took 16
  * tries that all had to read slow, and a set a line short passed some
- * (the L2 came out 15-way in one run of 11).  That threshold came from
- * least reads; from mean reads it lies between the L2's reads and the
- * L3's, and the vote is left for a next latency from "levels" too low (a
- * blend of levels).  -1 failed.
+ * (the L2 came out 15-way in one run of 11).  -1 failed.
  */
 static int fit_vote(struct run *rn, struct level *lv, struct mp_evset *e, uint64_t g,
 		    uint64_t median)
@@ -342,13 +334,9 @@ static int fit_trials(struct run *rn, struct level *lv, struct mp_evset *e, uint
 static const char no_slower[] = "the victim loads no slower after the whole pool";
 
 /*
- * The threshold from the victim itself: its time once out of the levels
- * above only (time_above), and once out of this level too (after the
- * whole pool), each the mean of its tries but the slowest quarter (on a
- * clock in steps the least is up to a step short: this project's AMD
- * guest read the L2 hit 42 or 63 ticks and the L3's 63, 84 or 105, the
- * least of five gave 42 and 63, and halfway between them a hit in the L2
- * read slow in half the tries); halfway between, or the geometric mean of the
+ * The threshold from the victim itself: its least time once out of the
+ * levels above only (time_above), and once out of this level too (after
+ * the whole pool); halfway between, or the geometric mean of the
  * latencies "levels" gives this level and the next where that is lower:
  * the whole pool may evict the victim from the next level too, and on a
  * busy host the next latency may be memory's one run and a blend the
@@ -367,7 +355,7 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	if ((double)out.least < EVSET_APART * (double)in.least)
 		return lv->why = no_slower, 0;
 	/* Not past the next level: the whole pool may evict the victim from it too. */
-	e->slow = (uint64_t)((in.mean + out.mean) / 2 < e->slow ? (in.mean + out.mean) / 2 : e->slow);
+	e->slow = (in.least + out.least) / 2 < e->slow ? (in.least + out.least) / 2 : e->slow;
 	if (e->slow <= in.least)
 		return lv->why = "the latencies give no threshold above a hit here", 0;
 	return in.most > e->slow ? fit_trials(rn, lv, e, in.median) : 0;

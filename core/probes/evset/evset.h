@@ -67,7 +67,6 @@ int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit);
 /* The times of the victim's load over some tries with a set (mp_evset_time). */
 struct mp_evset_times {
 	uint64_t least, most, median;
-	double mean;            /* but the slowest quarter (a coarse clock's reads) */
 	unsigned slow;          /* tries that read slower than the tester's threshold */
 };
 

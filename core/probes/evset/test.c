@@ -90,35 +90,27 @@ static int run_tail(struct mp_evset *e, void *start)
 }
 
 /*
- * The mean of n reads but the slowest quarter (t sorted so): a clock that
- * moves in steps reads a run as the step below or above its time, in
- * proportion, so that the least is up to a step short, while the mean of
- * the reads is the time itself (the quarter left out: a busy host's
- * bursts).
+ * The least of EVSET_HIT_RUNS runs, and the mean of all but the slowest
+ * quarter: a clock that moves in steps reads a run as the step below or
+ * above its time, in proportion, so that the least is up to a step
+ * short, while the mean of the reads is the time itself (the quarter
+ * left out: a busy host's bursts).
  */
-static double lower_mean(uint64_t *t, uint64_t n)
-{
-	uint64_t sum = 0, kept = n - n / 4;
-
-	mp_sort_u64(t, n);
-	for (uint64_t i = 0; i < kept; i++)
-		sum += t[i];
-	return kept ? (double)sum / (double)kept : 0.0;
-}
-
-/* The least of EVSET_HIT_RUNS runs, and their mean but the slowest quarter (lower_mean). */
 int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit)
 {
 	void *x = self_loop(e, off);
-	uint64_t t[EVSET_HIT_RUNS];
+	uint64_t t[EVSET_HIT_RUNS], sum = 0, kept = EVSET_HIT_RUNS - EVSET_HIT_RUNS / 4;
 
 	if (chase(e, x, 1, &t[0]) < 0)
 		return -1;
 	for (unsigned i = 0; i < EVSET_HIT_RUNS; i++)
 		if (chase(e, x, 1, &t[i]) < 0)
 			return -1;
-	hit->mean = lower_mean(t, EVSET_HIT_RUNS);
+	mp_sort_u64(t, EVSET_HIT_RUNS);
+	for (uint64_t i = 0; i < kept; i++)
+		sum += t[i];
 	hit->least = (double)t[0];
+	hit->mean = (double)sum / (double)kept;
 	return 0;
 }
 
@@ -209,7 +201,6 @@ int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 	}
 	flush(e, &victim, 1, set, n);
 	t->median = tries ? mp_median_u64(u, tries) : 0;
-	t->mean = lower_mean(u, tries);
 	return 0;
 }
 
