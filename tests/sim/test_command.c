@@ -82,6 +82,32 @@ static void test_run(void)
 }
 
 /*
+ * Run Alder Lake's model with `lines` appended (shell echo arguments) at
+ * `args`, its JSON result into json (len bytes at most): the exit code.
+ */
+static int alderlake_json(const char *lines, const char *args, char *json, size_t len)
+{
+	static char out[1 << 16], cmd[1024];
+	size_t n = 0;
+	FILE *f;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "(cat sim/models/alderlake-hybrid.model; %s) > " TMP "/nb.model",
+		 lines);
+	sh(cmd, out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), SIM " --model " TMP "/nb.model %s --quiet --json " TMP "/nb.json",
+		 args);
+	rc = sh(cmd, out, sizeof(out));
+	f = fopen(TMP "/nb.json", "r");
+	if (f) {
+		n = fread(json, 1, len - 1, f);
+		fclose(f);
+	}
+	json[n] = '\0';
+	return rc;
+}
+
+/*
  * A run of rounds on Alder Lake with a neighbour holding an L2 way, 2^26
  * cycles of every 2^27, frames scattered: under tree-PLRU a true minimal
  * set may fail to evict its victim while the neighbour runs, and before
@@ -90,25 +116,32 @@ static void test_run(void)
  */
 static void test_neighbour_line(void)
 {
-	static char out[1 << 16], json[1 << 20];
-	size_t n = 0;
-	FILE *f;
-	int rc;
+	static char json[1 << 20];
+	int rc = alderlake_json("echo 'frames mode=scattered contiguous=refused'; "
+				"echo 'neighbour ways=1 on=67108864 off=67108864'",
+				"--seed 3 --probes latency,l1,levels,evset", json, sizeof(json));
 
-	sh("(cat sim/models/alderlake-hybrid.model; echo 'frames mode=scattered "
-	   "contiguous=refused'; echo 'neighbour ways=1 on=67108864 off=67108864') > " TMP
-	   "/nb.model", out, sizeof(out));
-	rc = sh(SIM " --model " TMP "/nb.model --seed 3 --probes latency,l1,levels,evset --quiet "
-		    "--json " TMP "/nb.json", out, sizeof(out));
 	CHECK_EQ_INT(rc, 0, "alderlake with a neighbour's L2 way: the run succeeds");
-	f = fopen(TMP "/nb.json", "r");
-	if (f) {
-		n = fread(json, 1, sizeof(json) - 1, f);
-		fclose(f);
-	}
-	json[n] = '\0';
 	CHECK(strstr(json, "\"caches\"") && !strstr(json, "\"line_bytes\": 16"),
 	      "alderlake with a neighbour's L2 way: the result has caches, no 16-byte line");
+}
+
+/*
+ * Alder Lake with a neighbour holding 2 ways of every L1 set, 2^26 cycles
+ * of every 2^27: at this seed X-Ray's ways grew over time, then its check
+ * failed, and the note on the growth read "X-Ray found -2 ways at first
+ * and -1 after rests" (its ways not measured).  A note on growth names
+ * ways that were measured, or is not given.
+ */
+static void test_grown_note(void)
+{
+	static char json[1 << 20];
+	int rc = alderlake_json("echo 'neighbour on=67108864 off=67108864 ways=2 level=1'",
+				"--seed 5 --probes latency,l1", json, sizeof(json));
+
+	CHECK_EQ_INT(rc, 0, "alderlake with an L1 neighbour: the run succeeds");
+	CHECK(strstr(json, "\"notes\"") && !strstr(json, " found -"),
+	      "alderlake with an L1 neighbour, seed 5: no note on growth names unmeasured ways");
 }
 
 int main(void)
@@ -119,6 +152,7 @@ int main(void)
 	test_usage();
 	test_run();
 	test_neighbour_line();
+	test_grown_note();
 	sh("rm -rf " TMP, out, sizeof(out));
 	return check_done();
 }

@@ -56,15 +56,25 @@ static int gap_over_time(struct mp_compact_set *s, const struct mp_l1_found *x,
 	return mp_l1_gap_line(s, g);
 }
 
-/* A note where the ways grew over time: the core was shared while the sets were timed. */
+/* Did the ways of f grow over time and stand? */
+static bool grew(const struct mp_l1_found *f)
+{
+	return f->grown && f->ways != MP_NA;
+}
+
+/*
+ * A note where the ways grew over time and stood: the core was shared
+ * while the sets were timed.  (Where X-Ray's grew and its check then
+ * failed, it named "-2 ways at first and -1 after rests".)
+ */
 static void note_grown(struct mp_ctx *c, const char *what, const struct mp_l1_found *x,
 		       const struct mp_l1_found *g)
 {
-	const struct mp_l1_found *f = x->grown ? x : g;
+	const struct mp_l1_found *f = grew(x) ? x : g;
 	char text[MP_TEXT_LEN];
 	struct mp_buf b;
 
-	if (!f->grown)
+	if (!grew(f))
 		return;
 	mp_buf_init(&b, text, sizeof(text));
 	mp_buf_printf(&b, "%s: %s found %d ways at first and %d after rests: a thread sharing "
