@@ -121,22 +121,37 @@ static uint32_t llc_cluster(int os_cpu)
 	return sys_split(os_cpu, list, id);
 }
 
-/* /proc/cpuinfo's "apicid" of kernel CPU os_cpu: the kernel's own; MP_CPU_UNKNOWN when not listed. */
-static uint32_t kernel_apicid(int os_cpu)
+/* /proc/cpuinfo's "apicid" of each kernel CPU, read once (read_apicids). */
+static uint32_t apicids[CPU_SETSIZE];
+static pthread_once_t apicids_once = PTHREAD_ONCE_INIT;
+
+static void read_apicids(void)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[256];
-	long cpu = -1, id = -1;
+	long cpu = -1, id;
 
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		apicids[i] = MP_CPU_UNKNOWN;
 	if (!f)
-		return MP_CPU_UNKNOWN;
-	while (id < 0 && fgets(line, sizeof(line), f)) {
+		return;
+	while (fgets(line, sizeof(line), f)) {
 		sscanf(line, "processor : %ld", &cpu);
-		if (cpu == os_cpu)
-			sscanf(line, "apicid : %ld", &id);
+		if (cpu >= 0 && cpu < CPU_SETSIZE && sscanf(line, "apicid : %ld", &id) == 1 && id >= 0)
+			apicids[cpu] = (uint32_t)id;
 	}
 	fclose(f);
-	return id < 0 ? MP_CPU_UNKNOWN : (uint32_t)id;
+}
+
+/*
+ * /proc/cpuinfo's "apicid" of kernel CPU os_cpu: the kernel's own;
+ * MP_CPU_UNKNOWN when not listed.  The file is read once for all CPUs:
+ * read for each, it made asking every CPU quadratic in their number.
+ */
+static uint32_t kernel_apicid(int os_cpu)
+{
+	pthread_once(&apicids_once, read_apicids);
+	return os_cpu >= 0 && os_cpu < CPU_SETSIZE ? apicids[os_cpu] : MP_CPU_UNKNOWN;
 }
 
 /*
