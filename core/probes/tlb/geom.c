@@ -176,7 +176,7 @@ static uint64_t ways_later(struct tlb_ctx *t, const struct tlb_level *lv, int32_
 	if (a * sets + mp_tlb_slack(lv[i].below, lv[i].above, lv[i].entries) >= lv[i].entries)
 		return a;
 	for (unsigned k = 0; a * sets < lv[i].entries && k < MP_TLB_TRIES &&
-			     mp_rest(t->c->p, MP_TLB_REST_US); k++) {
+			     mp_rest_about(t->c->p, &t->g, MP_TLB_REST_US); k++) {
 		if (compact(t, lv, i, t->page * sets, a + 1) == 1) {
 			a++;
 			k = 0;

@@ -402,7 +402,7 @@ static void try_search(struct tlb_ctx *t, struct search *s)
 /*
  * The tries over time of every level at once: after each rest, one try of
  * each search still open, so that the levels share the rests (each still
- * has MP_TLB_TRIES tries in a row, MP_TLB_REST_US apart at least).
+ * has MP_TLB_TRIES tries in a row, a rest apart at least).
  */
 static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 {
@@ -411,7 +411,7 @@ static void joint_tries(struct tlb_ctx *t, struct search *s, int32_t n)
 
 		for (int32_t i = 0; i < n; i++)
 			open |= s[i].open;
-		if (!open || !mp_rest(t->c->p, MP_TLB_REST_US))
+		if (!open || !mp_rest_about(t->c->p, &t->g, MP_TLB_REST_US))
 			return;
 		for (int32_t i = 0; i < n; i++)
 			if (s[i].open)

@@ -19,8 +19,9 @@
 #define MP_TLB_COMPACT_FRAC 0.25
 /*
  * Tries over time of a count a neighbour on the core may have lowered (the
- * first string past a level's entries, one way more in a set), MP_TLB_REST_US
- * apart (docs/algorithms.md, "TLBs", over time).
+ * first string past a level's entries, one way more in a set), rests of
+ * about MP_TLB_REST_US apart (mp_rest_about; docs/algorithms.md, "TLBs",
+ * over time).
  */
 #define MP_TLB_TRIES 10u
 #define MP_TLB_REST_US 50000u
