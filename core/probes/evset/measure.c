@@ -172,8 +172,9 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
  * bears ways out with the sets of its first classes alone, which one
  * thread's run may cover: the simulator's 4M 16-way L2 on a coarse clock,
  * with a neighbour holding one of its ways 2^26 cycles of every 2^27,
- * came out 15-way so at two seeds of three, and also where its tests were
- * 50 ms apart without a draw (the neighbour's period at 2.6 GHz).  1, 0,
+ * came out 15-way so at seeds 2 and 4 of 1 to 4, and at seed 2 where its
+ * tests were 50 ms apart without a draw (the neighbour's period at 2.6
+ * GHz; test_probe_evset, stopped_count).  1, 0,
  * -1 a run failed.
  */
 static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
