@@ -8,10 +8,9 @@
  * the ways short of one line evicts it in every test (the tests stop once
  * one reaches enough).
  */
-#include "core/probes/evset/evset.h"
-#include "tests/probes/probe_sim.h"
+#include "tests/probes/evset_tester.h"
 
-#define PAGE 4096u
+#define PAGE ET_PAGE
 #define TESTS 8u
 
 static const char *const text =
@@ -24,31 +23,19 @@ static const uint64_t lines[] = { 1 * PAGE, 2 * PAGE, 3 * PAGE, 4 * PAGE, 5 * PA
 
 int main(void)
 {
-	struct mp_mem_req req = { .bytes = 8 * PAGE, .align = PAGE, .page = MP_PAGE_4K };
-	struct ps_run s;
-	struct mp_mem m;
-	struct mp_ctx c;
-	struct mp_evset e;
-	struct mp_evset_hit hit;
+	struct et_run t;
+	struct mp_evset *e = &t.e;
 
-	if (!ps_open_text(&s, "short", text, PS_EXACT))
+	if (!et_open(&t, "short", text, 8 * PAGE, PAGE))
 		return check_done();
-	CHECK(s.p->ops->mem_alloc(s.p, &req, &m) == MP_OK, "memory for the lines");
-	c = (struct mp_ctx){ .p = s.p, .cfg = &s.cfg, .r = &s.r };
-	e = (struct mp_evset){ .c = &c, .base = m.base, .bytes = m.bytes, .page = PAGE,
-			       .passes = 2, .trials = 2 };
-	mp_rng_seed(&e.rng, 1);
-	CHECK(mp_evset_hit(&e, 0, &hit) == 0, "the victim's hit is timed");
-	e.slow = (uint64_t)hit.least + 48;    /* halfway from the L1's 4 cycles to memory's 100 */
-	CHECK(mp_evset_evicts(&e, 0, lines, 4) == 1, "the set of the 4 ways evicts the victim");
-	CHECK(mp_evset_evicts(&e, 0, lines, 3) == 0, "3 lines do not");
-	CHECK(mp_evset_short_evictions(&e, 0, lines, 4, TESTS, TESTS) == 0,
+	CHECK(mp_evset_evicts(e, 0, lines, 4) == 1, "the set of the 4 ways evicts the victim");
+	CHECK(mp_evset_evicts(e, 0, lines, 3) == 0, "3 lines do not");
+	CHECK(mp_evset_short_evictions(e, 0, lines, 4, TESTS, TESTS) == 0,
 	      "the set of the ways short of any line evicts the victim in no test");
-	CHECK(mp_evset_short_evictions(&e, 0, lines, 5, TESTS, TESTS) == TESTS,
+	CHECK(mp_evset_short_evictions(e, 0, lines, 5, TESTS, TESTS) == TESTS,
 	      "a set of a line more than the ways, short of one line, evicts it in every test");
-	CHECK(mp_evset_short_evictions(&e, 0, lines, 5, TESTS, 2) == 2,
+	CHECK(mp_evset_short_evictions(e, 0, lines, 5, TESTS, 2) == 2,
 	      "the tests stop once one line left out reaches enough");
-	s.p->ops->mem_free(s.p, &m);
-	ps_close(&s);
+	et_close(&t);
 	return check_done();
 }

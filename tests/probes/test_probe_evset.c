@@ -818,6 +818,27 @@ static void coarse_clock(void)
 }
 
 /*
+ * The model `text`'s quick profile on scattered frames at a seed, and
+ * levels 2 and 3 checked (check_level, exact ones added to *exact): 1 run,
+ * s left open, 0 not run.
+ */
+static int quick_levels(struct ps_run *s, const char *name, const char *text, uint64_t seed,
+			int *exact)
+{
+	struct mp_probe *ev;
+
+	if (!ps_open_text(s, name, text, PS_EXACT) || !scattered(s, PS_EXACT))
+		return 0;
+	snprintf(s->name, sizeof(s->name), "%s, seed %llu", name, (unsigned long long)seed);
+	s->cfg.seed = seed;
+	s->cfg.profile = MP_PROFILE_QUICK;
+	ev = probes(s);
+	for (int32_t level = 2; level <= 3; level++)
+		check_level(s, ps_cache(&s->model, level), ev, exact);
+	return 1;
+}
+
+/*
  * This project's AMD guest's L2 as the count sees it (64 classes at a
  * page offset: a 4M 16-way L2 here, without its folded index), on a coarse
  * clock, with a thread sharing the L2 that holds one of its ways 2^26
@@ -844,17 +865,40 @@ static void stopped_count(void)
 		"neighbour on=67108864 off=67108864 ways=1 level=2 every=8\n";
 
 	struct ps_run s;
-	struct mp_probe *ev;
 	int exact = 0;
 
-	if (!ps_open_text(&s, "stopped-count", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+	if (quick_levels(&s, "stopped-count", text, 8, &exact))
+		ps_close(&s);
+}
+
+/*
+ * A model of this project's AMD guest whose L2 and L3 hits read alike
+ * now and then (a coarse clock, and an L3 a step slower than the L2, as
+ * there): the quick profile's count of its L2's 64 classes at a page
+ * offset takes 13 to 16 tries a test and would pass its time bound, and
+ * the classes it has no time for are counted by a conflict set.  Before,
+ * the L2's size was not measured at seed 2.
+ */
+static void overlap_count(void)
+{
+	static const char *const text =
+		"name = overlap-count\nclock freq=2.6G step=21 read=43\n"
+		"cache L1D size=48K line=64 ways=12 latency=3 replacement=plru\n"
+		"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
+		"cache L2 size=4M line=64 ways=16 latency=10 replacement=plru inclusion=inclusive\n"
+		"cache L3 size=32M line=64 ways=16 latency=34 replacement=plru inclusion=exclusive\n"
+		"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
+		"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
+		"memory latency=200\n";
+
+	struct ps_run s;
+	int exact = 0;
+
+	if (!quick_levels(&s, "overlap-count", text, 2, &exact))
 		return;
-	snprintf(s.name, sizeof(s.name), "stopped-count, seed 8");
-	s.cfg.seed = 8;
-	s.cfg.profile = MP_PROFILE_QUICK;
-	ev = probes(&s);
-	for (int32_t level = 2; level <= 3; level++)
-		check_level(&s, ps_cache(&s.model, level), ev, &exact);
+	CHECK(exact == 2, "%s: both levels exact (%d)", s.name, exact);
+	CHECK(ps_note(&s.r, "of them by a conflict set") != NULL,
+	      "%s: the L2's classes the count had no time for came from a conflict set", s.name);
 	ps_close(&s);
 }
 
@@ -1123,6 +1167,8 @@ int main(int argc, char **argv)
 		coarse_clock();
 	if (argc == 1 || strstr("stopped count", argv[1]) != NULL)
 		stopped_count();
+	if (argc == 1 || strstr("overlap count", argv[1]) != NULL)
+		overlap_count();
 	hot_line(argc > 1 ? argv[1] : NULL);
 	time_bound(argc > 1 ? argv[1] : NULL);
 	wide_l1(argc > 1 ? argv[1] : NULL);

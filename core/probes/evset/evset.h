@@ -178,6 +178,7 @@ struct mp_evset_classes {
 	uint64_t larger;        /* sets set aside as larger than a class's */
 	uint64_t members;       /* candidates the classes counted took from the pool */
 	uint64_t depth, want;   /* a thin pool: candidates its first classes had, wanted (else 0) */
+	uint64_t conflict;      /* classes of count found by a conflict set, not one by one */
 	const char *why;        /* incomplete: why */
 };
 
@@ -221,6 +222,20 @@ struct mp_evset_seed {
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   uint64_t tail_want, const struct mp_evset_seed *seed, bool grows,
 		   struct mp_evset_classes *out);
+/*
+ * The classes among the seed (ns lines: the minimal sets of classes
+ * counted, `ways` lines each) and pool[0 .. n), by a conflict set: each
+ * line kept unless the lines kept so far evict it; then no line kept may
+ * stay evicted without itself, and every line left out must be evicted,
+ * and the lines kept be a whole number of classes, each of the ways
+ * (core/probes/evset/conflict.c); `left`: about how many classes the pool
+ * holds (it sets the batches of the screens).  1 counted (*classes, seed's included),
+ * 0 not (*why), 2 the deadline passed, -1 a run failed.
+ */
+int mp_evset_conflict(struct mp_evset *e, const uint64_t *seed, uint64_t ns,
+		      const uint64_t *pool, uint64_t n, uint64_t ways, uint64_t left,
+		      uint64_t *classes, const char **why);
+
 /* Why a count stopped when its time bound passed (mp_evset_classes.why). */
 extern const char mp_evset_count_late[];
 

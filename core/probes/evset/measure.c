@@ -30,7 +30,7 @@
 /* The level's geometry not believed, and why: 0. */
 static int not_held(struct level *lv, const char *why)
 {
-	lv->ways = lv->size = lv->line = lv->classes = lv->counted = 0;
+	lv->ways = lv->size = lv->line = lv->classes = lv->counted = lv->conflict = 0;
 	lv->sharing = 1;
 	lv->alone = false;
 	lv->why = why;
@@ -179,7 +179,8 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
  */
 static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
 {
-	unsigned tries = lv->doubt || lv->alone || !lv->classes ? EVSET_HOLD_TRIES : 1;
+	unsigned tries = lv->doubt || lv->alone || !lv->classes || lv->conflict ? EVSET_HOLD_TRIES
+										 : 1;
 
 	for (unsigned i = 0; i < tries; i++) {
 		int held;

@@ -59,6 +59,21 @@ void evset_describe(struct mp_buf *b, const struct level *lv)
 		mp_buf_printf(b, "; size not measured: %s", lv->why);
 }
 
+/* The classes a count found, all of them (some by a conflict set) or not. */
+static void put_classes(struct mp_buf *b, const struct level *lv)
+{
+	if (lv->classes)
+		mp_buf_printf(b, "; %llu congruence classes at a page offset",
+			      (unsigned long long)lv->classes);
+	if (lv->classes && lv->conflict)
+		mp_buf_printf(b, " (%llu of them by a conflict set: the count had too little time)",
+			      (unsigned long long)lv->conflict);
+	if (!lv->classes && lv->counted)
+		mp_buf_printf(b, "; %llu congruence classes counted%s before the count stopped",
+			      (unsigned long long)lv->counted,
+			      lv->within ? " among the lines of the victim's class above" : "");
+}
+
 /* The method the level's values come from, and why, in a note. */
 void evset_note_method(struct run *rn, const struct level *lv, const char *method)
 {
@@ -71,13 +86,7 @@ void evset_note_method(struct run *rn, const struct level *lv, const char *metho
 	if (lv->sharing > 1)
 		mp_buf_printf(&b, "; lines of %llu of a page's %llu line offsets share each set",
 			      (unsigned long long)lv->sharing, (unsigned long long)(page / lv->line));
-	if (lv->classes)
-		mp_buf_printf(&b, "; %llu congruence classes at a page offset",
-			      (unsigned long long)lv->classes);
-	else if (lv->counted)
-		mp_buf_printf(&b, "; %llu congruence classes counted%s before the count stopped",
-			      (unsigned long long)lv->counted,
-			      lv->within ? " among the lines of the victim's class above" : "");
+	put_classes(&b, lv);
 	if (lv->alone)
 		mp_buf_puts(&b, "; its ways rest on the victim's minimal set alone "
 				"(no second class's set bore them out)");

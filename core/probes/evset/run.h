@@ -48,6 +48,7 @@ struct level {
 	uint64_t ways, line, size;
 	uint64_t classes;       /* its classes at a page offset, once a count completed */
 	uint64_t counted;       /* the classes a count found, complete or not (within: above's one) */
+	uint64_t conflict;      /* of its classes, those a conflict set found (mp_evset_conflict) */
 	uint64_t sharing;       /* line offsets in a page whose lines share the victim's sets */
 	const char *why;        /* what is not measured, and why */
 };

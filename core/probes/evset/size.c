@@ -334,5 +334,6 @@ int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne
 	if (!k.complete)
 		return lv->why = k.why, 0;
 	lv->classes = k.count;
+	lv->conflict = k.conflict;
 	return colour_classes(rn, lv) ? size_of(rn, lv) : 0;
 }
