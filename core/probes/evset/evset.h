@@ -9,8 +9,9 @@
  *
  * core/probes/evset/test.c: the eviction test and the group-testing
  * reduction to a minimal set; core/probes/evset/classes.c: the line size
- * and the congruence classes; core/probes/evset/probe.c and the files
- * core/probes/evset/run.h names: the probe, level by level.
+ * and the congruence classes; core/probes/evset/conflict.c: the classes a
+ * count has no time for, by a conflict set; core/probes/evset/probe.c and
+ * the files core/probes/evset/run.h names: the probe, level by level.
  * docs/algorithms.md, "Eviction sets", derives every figure.
  */
 #ifndef MEMPROBE_CORE_PROBES_EVSET_EVSET_H
@@ -216,8 +217,10 @@ struct mp_evset_seed {
  * the pool `grows`, one whose first classes took too few candidates each,
  * for all its classes to have more than the ways, stops the count
  * (out->depth): a class of no more than its ways is never found (a count
- * that goes on sets its victims aside and does not complete).  -1 when a
- * run failed.
+ * that goes on sets its victims aside and does not complete).  Where the
+ * count, at its pace, would pass the tester's deadline, the classes left
+ * are counted by a conflict set (mp_evset_conflict; out->conflict of
+ * them) where that can be, else the count stops.  -1 when a run failed.
  */
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,
 		   uint64_t tail_want, const struct mp_evset_seed *seed, bool grows,
