@@ -82,8 +82,8 @@ static int build(struct mp_evset *e, const uint64_t *seed, uint64_t ns, const ui
  * Does no class hold more than its ways: does each line of the set stay
  * there once the set holds it no longer (one test, or where that says
  * evicted, the next)?  Its class's other lines in the set are one fewer
- * than the ways.  The seed's lines too: a class counted whose set lost a
- * line in the build took one from the pool.  1, 0, 2 late, -1 failed.
+ * than the ways.  The seed's lines too: a seed of more lines of a class
+ * than its ways is caught so as well.  1, 0, 2 late, -1 failed.
  */
 static int no_class_over(struct mp_evset *e, uint64_t m)
 {
