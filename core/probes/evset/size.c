@@ -55,6 +55,7 @@ static int within_size(struct run *rn, struct level *lv, const struct mp_evset_c
 	if (!k->complete)
 		return lv->why = k->why, 0;
 	lv->classes = k->count * rn->up.classes;
+	lv->conflict = k->conflict * rn->up.classes;
 	lv->size = lv->classes * rn->m.page_bytes * lv->ways;
 	return 0;
 }
