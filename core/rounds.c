@@ -45,6 +45,8 @@ struct field {
 static struct mp_result before, rounds[MP_ROUNDS_MAX];
 static struct field fields[MAX_FIELDS];
 static unsigned nfields;
+/* The message of a round that failed and was run again in its place (retry), or "". */
+static char failed_why[MP_MESSAGE_LEN];
 
 static void *find_record(struct mp_result *r, const struct key *k)
 {
@@ -280,6 +282,19 @@ static void say_dropped(struct mp_probe *self, unsigned dropped)
 		      said[0] ? "; " : "", dropped);
 }
 
+/* The result says which round failed and was run again, and why it failed. */
+static void note_retried(struct mp_result *r, const char *probe)
+{
+	char text[MP_TEXT_LEN];
+	struct mp_buf b;
+
+	if (!failed_why[0])
+		return;
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "%s: a failed round run again: %s", probe, failed_why);
+	mp_result_add_note(r, text);
+}
+
 static void run_round(struct mp_platform *p, const struct mp_config *cfg,
 		      const struct mp_probe_def *def, int32_t self, unsigned i)
 {
@@ -290,17 +305,48 @@ static void run_round(struct mp_platform *p, const struct mp_config *cfg,
 	def->run(&ctx);
 }
 
+/*
+ * Run round i again in its place: the first round of the probe to fail,
+ * where it took less than the plan's time bound.  A failed round found
+ * nothing, so it is no vote against what the others find; counted, it
+ * would end the rounds where it is the first (nothing determined) and
+ * make "not measured" win a tie with a round that measured.  The full
+ * profile's L1 on this project's AMD EPYC guest failed so in one run of
+ * seven (X-Ray's sets "gave other answers elsewhere in memory" while the
+ * core's other thread was busy), and every probe after it lost the L1's
+ * geometry.  Once only: a probe that fails for good costs one round more.
+ */
+static bool retry(struct mp_platform *p, const struct mp_config *cfg,
+		  const struct mp_probe_def *def, int32_t self, unsigned i, uint64_t start)
+{
+	const struct mp_probe *rec = &rounds[i].probes[self];
+
+	if (failed_why[0] || rec->status != MP_PROBE_FAILED ||
+	    mp_seconds_since(p, start) >= plans[cfg->profile].seconds)
+		return false;
+	mp_strlcpy(failed_why, rec->message[0] ? rec->message : "no reason given",
+		   sizeof(failed_why));
+	mp_logf(p, MP_LOG_INFO, "probe %s: round %u failed, run again: %s", def->name, i + 1,
+		failed_why);
+	return true;
+}
+
 /* Rounds until decided, or the plan's maximum, or its time bound; how many ran (fields tallied). */
 static unsigned run_rounds(struct mp_platform *p, const struct mp_config *cfg,
 			   const struct mp_probe_def *def, int32_t self)
 {
 	unsigned min = plans[cfg->profile].min, max = plans[cfg->profile].max, n = 0;
-	uint64_t t0 = mp_now(p);
+	uint64_t t0 = mp_now(p), start;
 
 	if (cfg->rounds != MP_ROUNDS_AUTO)
 		min = max = cfg->rounds;
+	failed_why[0] = '\0';
 	for (;;) {
-		run_round(p, cfg, def, self, n++);
+		start = mp_now(p);
+		run_round(p, cfg, def, self, n);
+		if (retry(p, cfg, def, self, n, start))
+			continue;
+		n++;
 		if (tally(n) == 0 || n >= max)
 			return n;                  /* nothing to vote on, or no more rounds */
 		if (n >= min && decided(n, max))
@@ -322,6 +368,7 @@ void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp
 	mp_memcpy(r, &rounds[representative(n)], sizeof(*r));
 	apply(r, def->name);
 	say_dropped(self, drop_unfound(r, n));
+	note_retried(r, def->name);
 	for (unsigned i = 0; i < nfields; i++) {
 		voted += fields[i].t.of > 0;
 		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);

@@ -5,8 +5,9 @@
  * rounds stop at the profile's minimum, split ones go on until the winner
  * is certain or the maximum is reached, a split vote is unstable and no
  * disagreement in the audit, the round kept whole is one that agrees with
- * the winners, a value the probe does not determine gets no vote, and a
- * level found in no more rounds than not is not recorded.
+ * the winners, a value the probe does not determine gets no vote, a level
+ * found in no more rounds than not is not recorded, and a round that fails
+ * is run again once.
  */
 #include "core/results/audit.h"
 #include "core/rounds.h"
@@ -19,6 +20,8 @@ static const char tiny[] =
 	"memory latency=60\n";
 
 #define K 1024
+/* A script's round that fails (mp_probe_fail), finding nothing. */
+#define FAILS (-2)
 static const int64_t *script;
 static unsigned nscript, calls;
 /* Also an L1 of 32K 8-way in even rounds, 48K 12-way in odd ones. */
@@ -27,13 +30,18 @@ static bool anchored;
 /* One round: an L2 of the script's next size (none for 0), 8 ways, and a curve naming the round. */
 static void scripted(struct mp_ctx *c)
 {
-	struct mp_cache *l2 = script[calls % nscript] ? mp_result_add_cache(c->r) : NULL;
+	int64_t size = script[calls % nscript];
+	struct mp_cache *l2 = size && size != FAILS ? mp_result_add_cache(c->r) : NULL;
 	char name[MP_NAME_LEN];
 
+	if (size == FAILS) {
+		calls++;
+		return mp_probe_fail(c, "scripted failure");
+	}
 	if (l2) {
 		l2->level = 2;
 		l2->type = MP_KIND_UNIFIED;
-		l2->size_bytes = script[calls % nscript];
+		l2->size_bytes = size;
 		l2->ways = 8;
 	}
 	if (anchored) {
@@ -175,6 +183,38 @@ static void test_found_as_often_as_not(void)
 	      "an L2 in both rounds, its size measured in one: 512K, 1 of 2");
 }
 
+/* The note a failed round run again leaves, or NULL. */
+static const char *retried_note(void)
+{
+	for (int32_t i = 0; i < s.r.nnotes; i++)
+		if (strstr(s.r.notes[i], "scripted: a failed round run again: scripted failure"))
+			return s.r.notes[i];
+	return NULL;
+}
+
+/*
+ * A failed round is run again in its place, once: the first failing
+ * takes nothing from the vote, a second counts as not measured, and a
+ * probe that always fails stops after two.
+ */
+static void test_failed_round_again(void)
+{
+	const int64_t first[] = { FAILS, 512 * K, 512 * K, 512 * K }, twice[] = { FAILS, 512 * K, FAILS, 1024 * K };
+	const int64_t always[] = { FAILS };
+	const struct mp_vote *v = run(first, 4, MP_ROUNDS_AUTO);
+
+	CHECK_EQ_INT(calls, 3, "a failed first round: run again, then the quick profile's 2");
+	CHECK(v && v->value == 512 * K && v->votes == 2 && v->of == 2,
+	      "the failed round is no vote: 512K 2 of 2");
+	CHECK(retried_note() != NULL, "a note says a failed round was run again");
+	v = run(twice, 4, 3);
+	CHECK(calls == 4 && v && v->value == 512 * K && v->of == 3 && v->votes == 1,
+	      "a second failure is a round: 3 rounds of 4 calls, 512K 1 of 3");
+	run(always, 1, MP_ROUNDS_AUTO);
+	CHECK(calls == 2 && s.r.probes[0].status == MP_PROBE_FAILED && retried_note() != NULL,
+	      "a probe that always fails: 2 calls, failed, the note");
+}
+
 int main(void)
 {
 	if (!cs_open_text(&s, "tiny", tiny, MP_METHOD_TIMING, ""))
@@ -185,6 +225,7 @@ int main(void)
 	test_fixed_rounds();
 	test_nothing_determined();
 	test_found_as_often_as_not();
+	test_failed_round_again();
 	cs_close(&s);
 	return check_done();
 }
