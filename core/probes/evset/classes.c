@@ -751,16 +751,23 @@ static uint64_t counted_sets(const struct mp_evset_classes *out)
 static int rest_by_conflict(struct mp_evset *e, uint64_t *pool, uint64_t n,
 			    struct mp_evset_classes *out)
 {
-	uint64_t ns = counted_sets(out), classes = 0, left;
-	const char *why;
+	uint64_t ns = counted_sets(out), classes = 0, left, t0;
+	const char *why = "";
 	int st;
 
 	if (!ns || e->tail == tail)
 		return stop_late(out, pace_late);
 	for (unsigned i = 0; i < naside; i++)
 		pool[n++] = aside[i];
+	mp_logf(e->c->p, MP_LOG_INFO, "evset: %llu classes counted, at its pace the count would "
+		"pass its time bound: the rest by a conflict set of %llu candidates",
+		(unsigned long long)out->count, (unsigned long long)n);
+	t0 = mp_now(e->c->p);
 	st = mp_evset_conflict(e, kept_union, ns, pool, n, out->ways, classes_left(out, n), &classes,
 			       &why);
+	mp_logf(e->c->p, MP_LOG_INFO, "evset: the conflict set: %llu classes in %.2f s%s%s",
+		(unsigned long long)classes, mp_seconds_since(e->c->p, t0), st == 1 ? "" : ": ",
+		st == 1 ? "" : st == 2 ? mp_evset_count_late : why);
 	if (st != 1)
 		return st < 0 ? -1 : stop_late(out, st == 2 ? mp_evset_count_late : why);
 	left = classes > out->count ? classes - out->count : 0;
