@@ -236,7 +236,7 @@ static void test_large(void)
 				.per = { 0, 1, 1, 8 } };
 	static const int32_t shared[] = { 0, 2, 2, 16 };
 	const struct mp_c2c *c = &run.r.core_to_core;
-	int sibling = 0, remote = 0, cluster = 0;
+	int sibling = 0, remote = 0, cluster = 0, ascending = 1;
 
 	if (!run_suite("large 2x64x2", &m, NULL, NULL))
 		return;
@@ -248,10 +248,13 @@ static void test_large(void)
 		sibling |= t == FK_LAT_CORE;
 		cluster |= t == FK_LAT_CLUSTER;
 		remote |= t == FK_LAT_REMOTE;
+		ascending &= c->pairs[i].a < c->pairs[i].b;
 	}
 	CHECK(c->npairs > 0 && c->npairs <= MP_MAX_PAIRS && sibling && cluster && remote,
 	      "%s: %d pairs, among them SMT siblings, a cluster, another package", run.name,
 	      (int)c->npairs);
+	CHECK(ascending, "%s: the sample in ascending order (each pair's first CPU the lower)",
+	      run.name);
 	CHECK(fk.besides <= MAX_BESIDES, "%s: sharing took %llu runs beside (at most %u)",
 	      run.name, (unsigned long long)fk.besides, MAX_BESIDES);
 	ps_close(&run);

@@ -5,6 +5,7 @@
  * core-to-core matrix covers.
  */
 #include "core/lib/buf.h"
+#include "core/lib/sort.h"
 #include "core/lib/str.h"
 #include "core/probes/cores/cores.h"
 
@@ -213,17 +214,6 @@ static void add_ladder(const struct mp_cpus *s, struct sample *m, uint32_t ancho
 			}
 }
 
-static void sort(uint32_t *v, uint32_t n)
-{
-	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint32_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-}
-
 uint32_t mp_cpus_sample(const struct mp_cpus *s, const struct mp_result *r, uint32_t *out,
 			uint32_t max)
 {
@@ -248,6 +238,6 @@ uint32_t mp_cpus_sample(const struct mp_cpus *s, const struct mp_result *r, uint
 	for (int32_t t = 0; t < mp_count(r->ncore_types, MP_MAX_CORE_TYPES); t++)
 		if (mp_core_type_first(s, &r->core_types[t]) != MP_CPU_UNKNOWN)
 			add_ladder(s, &m, mp_core_type_first(s, &r->core_types[t]));
-	sort(out, m.n);
+	mp_sort_u32(out, m.n);
 	return m.n;
 }
