@@ -285,7 +285,7 @@ static void say_dropped(struct mp_probe *self, unsigned dropped)
 /* The result says which round failed and was run again, and why it failed. */
 static void note_retried(struct mp_result *r, const char *probe)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (!failed_why[0])

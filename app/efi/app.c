@@ -41,7 +41,7 @@ static void note_start(struct mp_result *r, const struct mp_fw_info *fw,
 		       const struct mp_efi_results *res)
 {
 	const struct mp_fw_time *t = &fw->start;
-	char note[MP_TEXT_LEN];
+	char note[MP_NOTE_LEN];
 
 	if (!t->valid)
 		return;

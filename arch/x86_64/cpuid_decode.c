@@ -235,7 +235,7 @@ const char *mp_cpuid_topology(const struct mp_cpuid *c, struct mp_cpu *cpu)
 void mp_cpuid_fill(struct mp_result *r, mp_cpuid_fn fn, void *arg)
 {
 	struct mp_cpuid c;
-	char note[MP_TEXT_LEN];
+	char note[MP_NOTE_LEN];
 	int32_t dropped;
 
 	mp_cpuid_open(&c, fn, arg);

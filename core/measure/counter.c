@@ -50,7 +50,7 @@ static const char *const event_names[MP_EV_COUNT] = {
 
 static void say(struct mp_counter *k, const char *fmt, const char *a, const char *b)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), fmt, a, b);
 	mp_log(k->c->p, MP_LOG_WARN, text);

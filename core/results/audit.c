@@ -16,7 +16,7 @@ static void source_init(struct mp_source *s, const char *name)
 struct mp_source *mp_audit_add_source(struct mp_result *r, const char *name)
 {
 	struct mp_audit *a = &r->audit;
-	char note[MP_TEXT_LEN];
+	char note[MP_NOTE_LEN];
 
 	if (a->nsources < 0 || a->nsources >= MP_MAX_SOURCES) {
 		mp_snprintf(note, sizeof(note), "audit: source %s left out: more than %d sources",

@@ -100,7 +100,7 @@ static void note_pair(struct mp_result *r, const struct mp_structure *s, enum mp
 		      const char *a_name, int64_t a, const char *b_name, int64_t bv,
 		      const char *tail)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_param_label(text, sizeof(text), s, p);

@@ -217,7 +217,7 @@ static void write_notes(struct jw *w, const struct mp_result *r)
 {
 	j_open(w, "notes", '[');
 	for (int32_t i = 0; i < mp_count(r->nnotes, MP_MAX_NOTES); i++)
-		j_str(w, NULL, r->notes[i], MP_TEXT_LEN, false);
+		j_str(w, NULL, r->notes[i], MP_NOTE_LEN, false);
 	j_close(w, ']');
 }
 

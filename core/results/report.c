@@ -589,7 +589,7 @@ static void put_probes_notes(struct mp_buf *b, const struct mp_result *r)
 	if (mp_count(r->nnotes, MP_MAX_NOTES) == 0)
 		mp_buf_puts(b, "  (none)\n");
 	for (int32_t i = 0; i < mp_count(r->nnotes, MP_MAX_NOTES); i++)
-		mp_buf_printf(b, "  - %.*s\n", MP_TEXT_LEN, r->notes[i]);
+		mp_buf_printf(b, "  - %.*s\n", MP_NOTE_LEN, r->notes[i]);
 }
 
 /* ---- the instruction side and the CPU ---- */

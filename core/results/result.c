@@ -157,10 +157,10 @@ void mp_result_add_note(struct mp_result *r, const char *text)
 		return;
 	if (r->nnotes >= MP_MAX_NOTES) {
 		mp_strlcpy(r->notes[MP_MAX_NOTES - 1], "(more notes were dropped: table full)",
-			   MP_TEXT_LEN);
+			   MP_NOTE_LEN);
 		return;
 	}
-	mp_strlcpy(r->notes[r->nnotes++], text ? text : "", MP_TEXT_LEN);
+	mp_strlcpy(r->notes[r->nnotes++], text ? text : "", MP_NOTE_LEN);
 }
 
 const struct mp_probe *mp_result_find_probe(const struct mp_result *r, const char *name)

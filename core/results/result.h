@@ -38,6 +38,8 @@
 #define MP_TEXT_LEN 160
 /* A probe's message: what it found level by level, and why a value is not measured. */
 #define MP_MESSAGE_LEN 320
+/* A note: a finding told whole (a note of MP_TEXT_LEN lost the ends of evset's). */
+#define MP_NOTE_LEN 320
 
 static inline double mp_na_double(void) { return __builtin_nan(""); }
 static inline bool mp_is_na(double v) { return __builtin_isnan(v); }
@@ -400,7 +402,7 @@ struct mp_result {
 	int32_t ncurves;
 	struct mp_curve curves[MP_MAX_CURVES];
 	int32_t nnotes;
-	char notes[MP_MAX_NOTES][MP_TEXT_LEN]; /* findings: disagreements, warnings */
+	char notes[MP_MAX_NOTES][MP_NOTE_LEN]; /* findings: disagreements, warnings */
 	int32_t ncounted;
 	struct mp_vote counted[MP_MAX_COUNTED];
 	int32_t nvoted;

@@ -27,7 +27,7 @@ static const char *kind_word(const struct amp_level *l)
 
 static void note(struct amp *a, const struct amp_level *l, const char *what)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), "amp: L%d %s: %s", (int)l->level, kind_word(l), what);
 	mp_result_add_note(a->c->r, text);
@@ -160,7 +160,7 @@ static bool frames_agree(struct amp_level *l)
  */
 static void tell_split(const struct amp_level *l)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	if (l->assoc == l->ways)
 		return;

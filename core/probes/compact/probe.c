@@ -216,7 +216,7 @@ static void describe(struct mp_buf *b, const struct above *up, int32_t i, const 
 /* A level's finding that is missing something goes into the notes too. */
 static void note(struct mp_ctx *c, const struct above *up, int32_t i, const char *why)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (!why)
@@ -386,7 +386,7 @@ static void run(struct mp_ctx *c, struct mp_mem *m, struct above *up, int32_t co
 
 static void note_pages(struct mp_ctx *c, const struct mp_mem *m)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));

@@ -129,7 +129,7 @@ static struct mp_core_type *add_type(struct mp_result *r, const char *type)
 
 void mp_cpus_group(const struct mp_cpus *s, struct mp_result *r)
 {
-	char note[MP_TEXT_LEN];
+	char note[MP_NOTE_LEN];
 
 	r->ncore_types = 0;
 	for (uint32_t i = 0; i < s->n; i++) {

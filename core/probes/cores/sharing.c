@@ -356,7 +356,7 @@ static const char *unmeasurable(const struct mp_ctx *c, const struct mp_core_typ
 static void note_unmeasured(struct mp_ctx *c, const struct mp_core_type *t,
 			    const struct mp_cache *k, const char *why)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), "cores: %s L%d sharing not measured: %s", t->name,
 		    (int)k->level, why ? why : "?");

@@ -24,7 +24,7 @@ void mp_cores_topology(struct mp_platform *p, const struct mp_config *cfg, struc
 {
 	const struct mp_cpus *s = mp_cpus_read(p, cfg);
 	const char *why = single_why(p, s);
-	char note[MP_TEXT_LEN];
+	char note[MP_NOTE_LEN];
 
 	mp_cpus_topology(s, &r->topology);
 	mp_logf(p, MP_LOG_INFO, "topology: %d package(s), %d core(s), %d logical CPU(s)",

@@ -147,7 +147,7 @@ static int32_t untimed(const struct mp_cpu_timing *t)
 
 static void note_untimed(struct mp_ctx *c, int32_t n)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	if (!n)
 		return;

@@ -158,7 +158,7 @@ static int time_above(struct run *rn, struct level *lv, struct mp_evset *e, stru
 
 static void note_trials(struct run *rn, const struct level *lv, unsigned slow, unsigned trials)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));
@@ -264,7 +264,7 @@ static int slow_reads(struct mp_evset *f, uint64_t x, const uint64_t *s, uint64_
 static void note_vote(struct run *rn, const struct level *lv, const struct mp_evset *e,
 		      unsigned in, unsigned out)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));

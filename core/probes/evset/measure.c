@@ -263,7 +263,7 @@ static int measure_with(struct run *rn, struct level *lv)
 static int another_victim(struct run *rn, const struct level *lv, unsigned tried, uint64_t t0)
 {
 	struct mp_evset e = { .c = rn->c, .base = rn->m.base };
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (tried >= EVSET_VICTIMS || rn->x < rn->m.page_bytes ||

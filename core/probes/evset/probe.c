@@ -79,7 +79,7 @@ static void pool_short(struct run *rn, struct level *lv)
 {
 	const struct mp_cache *d = mp_result_documented_cache(rn->c->r, lv->level);
 	uint64_t page = rn->m.page_bytes, classes, need;
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (lv->ways || !d || d->size_bytes <= 0 || d->ways <= 0)

@@ -78,7 +78,7 @@ static void put_classes(struct mp_buf *b, const struct level *lv)
 void evset_note_method(struct run *rn, const struct level *lv, const char *method)
 {
 	uint64_t page = rn->m.page_bytes;
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));
@@ -95,7 +95,7 @@ void evset_note_method(struct run *rn, const struct level *lv, const char *metho
 
 static void note_disagree(struct mp_ctx *c, const struct mp_cache *rec, const struct level *lv)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));

@@ -77,7 +77,7 @@ static bool near_l1i(int64_t size, uint64_t eff)
 /* A faster level below the L1I: what a decoded-op cache or loop buffer holds of this code. */
 static void note_front_end(struct mp_ctx *c, uint64_t eff, double ticks, int64_t size)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 	double cycles, ns;
 

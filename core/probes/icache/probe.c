@@ -74,7 +74,7 @@ static int first_level(struct mp_ctx *c, struct mp_mem *m, int32_t *first)
 	struct mp_compact_set s;
 	struct mp_l1_found x, g;
 	const char *why;
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_compact_set_init(&s, c, m, "icache", mp_ref_xray(ICACHE_BASE_STRIDE, ICACHE_BASE_N));
 	mp_compact_set_code(&s, mp_linker_serial(c->p));

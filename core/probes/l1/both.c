@@ -71,7 +71,7 @@ static void note_grown(struct mp_ctx *c, const char *what, const struct mp_l1_fo
 		       const struct mp_l1_found *g)
 {
 	const struct mp_l1_found *f = grew(x) ? x : g;
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (!grew(f))

@@ -106,7 +106,7 @@ static struct mp_cache *level_record(struct mp_result *r, int32_t level)
 static void note_far_below(struct mp_ctx *c, int32_t level, uint64_t eff)
 {
 	const struct mp_cache *d = mp_result_documented_cache(c->r, level);
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	if (!d || d->size_bytes <= 0 || (double)eff >= FAR_BELOW * (double)d->size_bytes)
@@ -137,7 +137,7 @@ static uint64_t widest_way(const struct mp_result *r)
 
 static void note_scattered(struct mp_ctx *c, uint64_t page)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));

@@ -58,7 +58,7 @@ static void record(struct papi *p, const struct papi_level *l)
 
 static void note(struct papi *p, const struct papi_level *l, const char *what)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), "papi: L%d %s: %s", (int)l->level, l->tlb ? "DTLB" : "cache",
 		    what);
@@ -68,7 +68,7 @@ static void note(struct papi *p, const struct papi_level *l, const char *what)
 /* Case 3's set that is several (docs/algorithms.md, "Counter-based probes", hashed sets). */
 static void tell_split(struct papi *p, const struct papi_level *l)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), "case 3's set of %llu lines is %llu sets of %llu ways "
 		    "(slices of a hashed index, or sets its stride joined)",

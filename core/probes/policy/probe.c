@@ -69,7 +69,7 @@ static enum mp_status write_pass(struct pol_ctx *p, void *start, uint64_t bytes,
 
 static void note_level(struct mp_ctx *c, int32_t level, const char *what)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	mp_snprintf(text, sizeof(text), "policy L%d: %s", (int)level, what);
 	mp_result_add_note(c->r, text);

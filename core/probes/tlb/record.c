@@ -120,7 +120,7 @@ static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
 
 void mp_tlb_note(const struct tlb_ctx *t, const char *what)
 {
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
 	mp_buf_init(&b, text, sizeof(text));

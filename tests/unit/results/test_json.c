@@ -488,6 +488,22 @@ static void test_long_message(void)
 	      "a probe's message of %zu characters, whole in the JSON", strlen(msg));
 }
 
+/*
+ * A note as long as evset's, over MP_TEXT_LEN, is kept and written whole
+ * (notes once held MP_TEXT_LEN, and evset's class note lost its end).
+ */
+static void test_long_note(void)
+{
+	char note[MP_NOTE_LEN];
+
+	fill_empty(&r);
+	memset(note, 'n', sizeof(note) - 1);
+	note[sizeof(note) - 1] = '\0';
+	mp_result_add_note(&r, note);
+	CHECK(r.nnotes == 1 && strcmp(r.notes[0], note) == 0 && strstr(json_of(&r), note) != NULL,
+	      "a note of %zu characters, kept and whole in the JSON", strlen(note));
+}
+
 static void test_files(void)
 {
 	fill_sample(&r);
@@ -503,6 +519,7 @@ int main(void)
 	test_na_values();
 	test_overflow_and_determinism();
 	test_long_message();
+	test_long_note();
 	test_files();
 	return check_done();
 }
