@@ -2,6 +2,9 @@
 /*
  * The unit-test harness: each CHECK prints one PASS or FAIL line, which
  * tests/run.sh counts.  A test program exits non-zero when anything failed.
+ * Each line is flushed whole: stdout to a file is block-buffered, and the
+ * log lines a probe writes to stderr meanwhile landed inside a buffered
+ * PASS line now and then (test_probe_counters counted 863 to 865).
  */
 #ifndef MEMPROBE_TESTS_CHECK_H
 #define MEMPROBE_TESTS_CHECK_H
@@ -21,6 +24,7 @@ static int check_failed;
 		}                                                              \
 		printf(__VA_ARGS__);                                           \
 		printf("\n");                                                  \
+		fflush(stdout);                                                \
 	} while (0)
 
 /* Each argument is evaluated once: `got` may be a call that runs a probe. */
