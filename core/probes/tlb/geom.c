@@ -215,7 +215,7 @@ static enum ways_end sets_and_ways(struct tlb_ctx *t, struct tlb_level *lv, int3
 static void ways(struct tlb_ctx *t, struct tlb_level *lv, int32_t i)
 {
 	enum ways_end end = sets_and_ways(t, lv, i);
-	char text[MP_TEXT_LEN];
+	char text[MP_NOTE_LEN];
 
 	if (end == WAYS_MEASURED)
 		return;

@@ -51,7 +51,7 @@ static bool seen_before(struct tlb_ctx *t, const struct tlb_level *lv, int32_t l
 			enum mp_kind type)
 {
 	const struct mp_tlb *was = measured(t->c->r, level, type, lv->page_bytes);
-	char what[MP_TEXT_LEN];
+	char what[MP_NOTE_LEN];
 
 	if (!was)
 		return false;
@@ -87,7 +87,7 @@ void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
  */
 static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 {
-	char what[MP_TEXT_LEN];
+	char what[MP_NOTE_LEN];
 
 	mp_snprintf(what, sizeof(what), "a rise at %llu pages repeats every %llu bytes, less "
 		    "than a page: a cache boundary, not a TLB level; not recorded",
@@ -103,7 +103,7 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
  */
 static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
 {
-	char what[MP_TEXT_LEN];
+	char what[MP_NOTE_LEN];
 
 	if (t->side == MP_KIND_DATA) {
 		not_tlb(t, lv);
@@ -139,7 +139,7 @@ void mp_tlb_note(const struct tlb_ctx *t, const char *what)
 bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv)
 {
 	double cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
-	char what[MP_TEXT_LEN];
+	char what[MP_NOTE_LEN];
 
 	if (mp_is_na(cycles) || cycles >= TLB_MIN_PENALTY_CYCLES)
 		return false;
