@@ -752,7 +752,7 @@ static int rest_by_conflict(struct mp_evset *e, uint64_t *pool, uint64_t n,
 			    struct mp_evset_classes *out)
 {
 	uint64_t ns = counted_sets(out), classes = 0, left, t0;
-	const char *why = "";
+	const char *why, *said;
 	int st;
 
 	if (!ns || e->tail == tail)
@@ -765,11 +765,12 @@ static int rest_by_conflict(struct mp_evset *e, uint64_t *pool, uint64_t n,
 	t0 = mp_now(e->c->p);
 	st = mp_evset_conflict(e, kept_union, ns, pool, n, out->ways, classes_left(out, n), &classes,
 			       &why);
+	said = st == 1 ? "" : st == 2 ? mp_evset_count_late : why;
 	mp_logf(e->c->p, MP_LOG_INFO, "evset: the conflict set: %llu classes in %.2f s%s%s",
 		(unsigned long long)classes, mp_seconds_since(e->c->p, t0), st == 1 ? "" : ": ",
-		st == 1 ? "" : st == 2 ? mp_evset_count_late : why);
+		said);
 	if (st != 1)
-		return st < 0 ? -1 : stop_late(out, st == 2 ? mp_evset_count_late : why);
+		return st < 0 ? -1 : stop_late(out, said);
 	left = classes > out->count ? classes - out->count : 0;
 	if (!left || n / left < deep_enough(left, out->ways))
 		return stop_late(out, "at its pace the count would pass the time bound, and its pool "
