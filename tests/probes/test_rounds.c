@@ -12,6 +12,7 @@
 #include "core/results/audit.h"
 #include "core/rounds.h"
 #include "tests/probes/counter_sim.h"
+#include "tests/probes/notes.h"
 
 static const char tiny[] =
 	"name = tiny\n"
@@ -186,10 +187,7 @@ static void test_found_as_often_as_not(void)
 /* The note a failed round run again leaves, or NULL. */
 static const char *retried_note(void)
 {
-	for (int32_t i = 0; i < s.r.nnotes; i++)
-		if (strstr(s.r.notes[i], "scripted: a failed round run again: scripted failure"))
-			return s.r.notes[i];
-	return NULL;
+	return ps_note(&s.r, "scripted: a failed round run again: scripted failure");
 }
 
 /*
