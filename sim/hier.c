@@ -309,19 +309,29 @@ static void disturb(struct mp_sim *s)
 	}
 }
 
+/* The ways the neighbour holds now: `ways`, and `extra` more in their spans. */
+static uint64_t neighbour_ways(const struct mp_sim *s)
+{
+	uint64_t on = s->model.neighbour.extra_on, period = on + s->model.neighbour.extra_off;
+	bool extra = s->model.neighbour.extra && s->cycles % period < on;
+
+	return s->model.neighbour.ways + (extra ? s->model.neighbour.extra : 0);
+}
+
 /*
- * The neighbour's lines: `ways` of its own in the set that the access at
- * va is about to use, in each cache of its `level` (with `set=`, only
- * where that is the set named: a thread whose lines lie in one set),
- * touched or filled under the cache's replacement, as a thread sharing the
- * core that touches every set holds some of each.  Its keys are lines of
- * no region.
+ * The neighbour's lines: `ways` of its own (neighbour_ways) in the set
+ * that the access at va is about to use, in each cache of its `level`
+ * (with `set=`, only where that is the set named: a thread whose lines lie
+ * in one set), touched or filled under the cache's replacement, as a
+ * thread sharing the core that touches every set holds some of each.  Its
+ * keys are lines of no region, ways + extra to a set.
  */
 static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	const struct sim_path *p = &s->path[kind == MP_SIM_FETCH];
 	const struct sim_region *r = sim_vm_find(s, va);
-	uint64_t pa, ways = s->model.neighbour.ways;
+	uint64_t pa, ways = neighbour_ways(s);
+	uint64_t room = (uint64_t)s->model.neighbour.ways + s->model.neighbour.extra;
 
 	if (!r)
 		return;
@@ -336,7 +346,7 @@ static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind
 		if (s->model.neighbour.one_set && set != s->model.neighbour.set)
 			continue;
 		for (uint64_t k = 0; k < ways; k++) {
-			uint64_t key = (NEIGHBOUR_PA >> c->a.shift) + set * ways + k, victim;
+			uint64_t key = (NEIGHBOUR_PA >> c->a.shift) + set * room + k, victim;
 			int64_t e = sim_sets_find(&c->a, set * c->a.stride, key, key);
 
 			if (e >= 0) {

@@ -11,7 +11,7 @@
  *   memory latency=          clock freq=
  *   prefetch kind= [level= degree=]
  *   noise rate= cycles= [lines= entries= seed=]
- *   neighbour on= off= [entries= ways= level= every= set=]
+ *   neighbour on= off= [entries= ways= level= every= set= extra= extra_on= extra_off=]
  *   frames mode= [seed=] [contiguous=] [host=]
  *   pmu counters=
  *   isa vector=              op NAME [width=] latency= throughput=   (sim/model_ops.c)
@@ -338,6 +338,9 @@ static const struct field neighbour_fields[] = {
 	MF("off", F_U64, neighbour.off, true, NULL),
 	MF("every", F_U32, neighbour.every, false, NULL),
 	MF("set", F_U32, neighbour.set, false, NULL),
+	MF("extra", F_U32, neighbour.extra, false, NULL),
+	MF("extra_on", F_U64, neighbour.extra_on, false, NULL),
+	MF("extra_off", F_U64, neighbour.extra_off, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field frames_fields[] = {
@@ -605,6 +608,10 @@ static int st_neighbour(struct ctx *x, char **tok, int n)
 	x->m->neighbour.one_set = was_seen(neighbour_fields, seen, "set");
 	if (x->m->neighbour.one_set && !x->m->neighbour.ways)
 		return fail(x, "neighbour: set= needs ways=");
+	if (x->m->neighbour.extra && (!x->m->neighbour.ways || !x->m->neighbour.extra_on ||
+				      !x->m->neighbour.extra_off))
+		return fail(x, "neighbour: extra= needs ways=, and extra_on= and extra_off= of at "
+			    "least 1");
 	return 0;
 }
 

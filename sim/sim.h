@@ -155,6 +155,8 @@ struct mp_sim_model {
 		uint32_t every;      /* it touches its pages once every this many of our accesses */
 		uint32_t set;        /* one_set: the one set of each cache it holds ways of */
 		bool one_set;        /* `set=` given: its lines lie in that set only */
+		uint32_t extra;      /* ways more it holds, while it runs, */
+		uint64_t extra_on, extra_off; /* the first extra_on cycles of every extra_on + extra_off */
 	} neighbour;
 	struct {
 		enum mp_sim_frames mode;

@@ -334,6 +334,38 @@ static void test_neighbour(void)
 }
 
 /*
+ * A neighbour that always runs, holding one way of a one-set 4-way LRU L2
+ * and one more (extra=1) in the first 10^6 cycles of every 2 x 10^6:
+ * three lines of ours miss on every access while it holds two, and only
+ * on their first round once it holds one.
+ */
+static void test_neighbour_extra(void)
+{
+	struct mp_sim *s = build("cache L1D size=64 line=64 ways=1 latency=1\n"
+				 "cache L2 size=256 line=64 ways=4 latency=5\n"
+				 "memory latency=100\n"
+				 "neighbour ways=1 on=1000000000000 off=1 every=1 extra=1 "
+				 "extra_on=1000000 extra_off=1000000\n", 0);
+	uint64_t before, held, left;
+
+	before = mp_sim_count(s, MP_EV_L2_MISS);
+	for (int i = 0; i < 30; i++)
+		mp_sim_access(s, BASE + (uint64_t)(i % 3) * 64, MP_SIM_LOAD);
+	held = mp_sim_count(s, MP_EV_L2_MISS) - before;
+	CHECK(held == 30, "extra way held: three lines miss on every access (%llu of 30)",
+	      (unsigned long long)held);
+	while (mp_sim_cycles(s) % 2000000 < 1000000)
+		mp_sim_access(s, BASE, MP_SIM_LOAD);
+	before = mp_sim_count(s, MP_EV_L2_MISS);
+	for (int i = 0; i < 30; i++)
+		mp_sim_access(s, BASE + (uint64_t)(i % 3) * 64, MP_SIM_LOAD);
+	left = mp_sim_count(s, MP_EV_L2_MISS) - before;
+	CHECK(left <= 3, "extra way left: only the first round's misses (%llu, want 3 at most)",
+	      (unsigned long long)left);
+	mp_sim_free(s);
+}
+
+/*
  * A neighbour confined to one set (set=1) of a two-set 4-way LRU L2,
  * always running: four lines of set 0 miss only on their first round,
  * four of set 1 on every access (the one due is always the one evicted).
@@ -363,6 +395,7 @@ int main(void)
 	test_prefetch();
 	test_noise();
 	test_neighbour();
+	test_neighbour_extra();
 	test_neighbour_set();
 	test_causes();
 	test_causes_invalidation();

@@ -270,6 +270,8 @@ static const struct {
 	{ "neighbour on=10 off=10\n",
 	  "test.model:1: neighbour: entries= or ways= must be at least 1" },
 	{ "neighbour entries=2 on=10 off=10 set=3\n", "test.model:1: neighbour: set= needs ways=" },
+	{ "neighbour ways=2 on=10 off=10 extra=1 extra_on=10\n",
+	  "test.model:1: neighbour: extra= needs ways=, and extra_on= and extra_off= of at least 1" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\ncache L2 size=256K line=64 ways=8 "
 	  "latency=12\nmemory latency=9\nneighbour ways=1 on=10 off=10 set=512\n",
 	  "test.model: neighbour set=512: cache L2 has 512 sets" },
