@@ -38,22 +38,58 @@ static void flush_chain(struct mp_compact_set *s, const uint8_t *base, const uin
 			return;
 }
 
-/* Time the chain linked through base + offs[0 .. n), then flush it. */
-static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const uint64_t *offs,
-				 uint64_t n, double *ticks)
+/* What is measured on a linked and warmed chain, into out. */
+typedef enum mp_status (*chain_fn)(struct mp_compact_set *s, struct mp_chase *ch, void *out);
+
+/* Link the chain through base + offs[0 .. n), warm it, measure it by fn, then flush it. */
+static enum mp_status on_chain(struct mp_compact_set *s, uint8_t *base, const uint64_t *offs,
+			       uint64_t n, chain_fn fn, void *out)
 {
 	void *start = NULL;
 	enum mp_status st = mp_link(&s->link, base, s->bytes - (uint64_t)(base - s->mem), offs,
 				    n, &start);
 	struct mp_chase ch = mp_chase_linked(&s->link, start, n, s->region);
-	struct mp_min_rule rule = MP_MIN_WHOLE(s->stable);
 
-	rule.least = s->least;
 	if (st == MP_OK)
 		st = mp_chase_warm(s->c, &ch);
 	if (st == MP_OK)
-		st = mp_chase_min_pass(s->c, &ch, rule, ticks);
+		st = fn(s, &ch, out);
 	flush_chain(s, base, offs, n);
+	return st;
+}
+
+/* A chain's least ticks per access, by MP_MIN_WHOLE(s->stable) in passes of s->least loads. */
+static enum mp_status least_time(struct mp_compact_set *s, struct mp_chase *ch, void *out)
+{
+	struct mp_min_rule rule = MP_MIN_WHOLE(s->stable);
+
+	rule.least = s->least;
+	return mp_chase_min_pass(s->c, ch, rule, out);
+}
+
+static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const uint64_t *offs,
+				 uint64_t n, double *ticks)
+{
+	return on_chain(s, base, offs, n, least_time, ticks);
+}
+
+/* mp_compact_set_slow_share's count: of `passes` passes, those over `limit` ticks per access. */
+struct slow_count {
+	double limit;
+	unsigned passes, slow;
+};
+
+static enum mp_status count_slow(struct mp_compact_set *s, struct mp_chase *ch, void *out)
+{
+	struct slow_count *k = out;
+	enum mp_status st = MP_OK;
+
+	for (unsigned i = 0; i < k->passes && st == MP_OK; i++) {
+		double t = 0.0;
+
+		st = mp_chase_pass(s->c, ch, &t);
+		k->slow += t > k->limit;
+	}
 	return st;
 }
 
@@ -100,14 +136,21 @@ static enum mp_status time_order(struct mp_compact_set *s, uint64_t n, double *t
 	return st;
 }
 
-enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref_stride *shape, double *ticks)
+/* Is the shape too big for the memory (from the shift) or the scratch? */
+static bool too_big(const struct mp_compact_set *s, const struct mp_ref_stride *shape)
 {
 	uint64_t n = mp_ref_stride_count(shape);
 
-	if (n == 0 || n > MP_COMPACT_SET_MAX_ELEMS || s->shift + mp_ref_stride_span(shape) > s->bytes)
+	return n == 0 || n > MP_COMPACT_SET_MAX_ELEMS ||
+	       s->shift + mp_ref_stride_span(shape) > s->bytes;
+}
+
+enum mp_status mp_compact_set_time(struct mp_compact_set *s, const struct mp_ref_stride *shape, double *ticks)
+{
+	if (too_big(s, shape))
 		return MP_ENOMEM;
 	mp_ref_stride_order(shape, order, &s->rng);
-	return time_order(s, n, ticks);
+	return time_order(s, mp_ref_stride_count(shape), ticks);
 }
 
 uint64_t *mp_compact_set_order(struct mp_compact_set *s)
@@ -175,6 +218,46 @@ static int round_once(struct mp_compact_set *s, const struct mp_ref_stride *shap
 	if (st != MP_OK)
 		return st == MP_ENOMEM ? -2 : -1;
 	return t <= base * (1.0 + MP_COMPACT_SET_MISS_REL);
+}
+
+/*
+ * The share of `passes` passes of the shape, at the shift, over `limit`
+ * ticks per access (plus what its TLB twin adds).
+ */
+static enum mp_status share_over(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+				 unsigned passes, double limit, double *share)
+{
+	uint64_t n = mp_ref_stride_count(shape);
+	struct slow_count k = { .limit = limit, .passes = passes };
+	double extra = 0.0;
+	enum mp_status st = too_big(s, shape) ? MP_ENOMEM : MP_OK;
+
+	if (st == MP_OK) {
+		mp_ref_stride_order(shape, order, &s->rng);
+		if (wants_twin(s, n))
+			st = tlb_share(s, n, &extra);
+	}
+	k.limit += extra;
+	if (st == MP_OK)
+		st = on_chain(s, s->mem + s->shift, order, n, count_slow, &k);
+	*share = passes ? (double)k.slow / passes : 0.0;
+	return st;
+}
+
+enum mp_status mp_compact_set_slow_share(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+					unsigned passes, double *slow)
+{
+	double base = 0.0, own = 0.0, set = 1.0;
+	enum mp_status st = time_baseline(s, &base);
+
+	if (st == MP_OK)
+		st = share_over(s, &s->known, passes, base * (1.0 + MP_COMPACT_SET_MISS_REL), &own);
+	mp_compact_set_place(s, mp_ref_stride_span(shape));
+	if (st == MP_OK)
+		st = share_over(s, shape, passes, base * (1.0 + MP_COMPACT_SET_MISS_REL), &set);
+	s->shift = 0;
+	*slow = set > own ? set - own : 0.0;
+	return st;
 }
 
 /* One round, timed again while its baseline moved (MP_COMPACT_SET_RETIMES times at most). */

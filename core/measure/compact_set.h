@@ -111,4 +111,18 @@ enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, d
  */
 int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape);
 
+/*
+ * How steadily the set fits: a fresh baseline, then `passes` passes of the
+ * baseline and as many of the set (at a fresh offset), each timed alone;
+ * *slow is the share of the set's passes over the compact-set threshold
+ * (plus what its TLB twin adds) beyond the baseline's share (what slows
+ * every pass alike: interrupts, the simulator's noise).  A set that fits
+ * on a core of its own is no slower than the baseline; one that fits only
+ * while another thread on the core leaves it enough ways is slow whenever
+ * that thread takes more.  Loads (passes of MP_SHORT_WINDOW_STEPS);
+ * MP_ENOMEM where the set does not fit the memory.
+ */
+enum mp_status mp_compact_set_slow_share(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+					unsigned passes, double *slow);
+
 #endif

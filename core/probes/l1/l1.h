@@ -46,6 +46,17 @@ int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
 int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 /*
+ * Are the ways a sharp edge?  In one try, A lines a way apart fit in all
+ * but L1_EDGE_SLOW of L1_EDGE_PASSES passes timed one by one, and A + 1
+ * spill: a thread on the core that holds a way or two now and then, never
+ * for good, makes the ways it leaves fit unsteadily, and when it rests for
+ * a moment one line more fits.  Tried again after rests, L1_TRIES times
+ * at most.  1 sharp, 0 not in any try, -1 not timed; *slow: the least
+ * share of slow passes seen.  Code chains (misses some 30% dearer than
+ * hits, the clock's steps as much) are taken as sharp, untimed.
+ */
+int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow);
+/*
  * Where both found the size and ways, and not the same line: the line
  * step of the one that found none or the longer, again after rests, up to
  * L1_TRIES times while they differ.  With the ways the cache has, an

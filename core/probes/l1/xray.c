@@ -125,6 +125,29 @@ static int verify(struct mp_compact_set *s, uint64_t ways, uint64_t way)
 	return 1;
 }
 
+/*
+ * The ways must be a sharp edge (mp_l1_edge_over_time): where a thread on
+ * the core holds ways, the ladder, the growth and the checks can all have
+ * run while it held them (this project's Zen 5 class guest, its other SMT
+ * thread busy for seconds at a time: 40K 10-way for 48K 12-way, the gap
+ * test agreeing).  1 sharp, 0 not (out->why says so), -1 not timed.
+ */
+static int sharp(struct mp_compact_set *s, uint64_t ways, uint64_t way, struct mp_l1_found *out)
+{
+	static char why[MP_TEXT_LEN];
+	double slow = 1.0;
+	int st = mp_l1_edge_over_time(s, way, ways, &slow);
+
+	if (st == 0) {
+		mp_snprintf(why, sizeof(why), "X-Ray: %llu ways no sharp edge: %llu lines a way "
+			    "apart ran slow in %d%% of passes at best, or one more fitted (a thread "
+			    "sharing the core takes ways)", (unsigned long long)ways,
+			    (unsigned long long)ways, (int)(slow * 100.0 + 0.5));
+		out->why = why;
+	}
+	return st;
+}
+
 int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 {
 	uint64_t ways = 0, way = 0;
@@ -143,6 +166,8 @@ int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
 			   "indexed L1 on scattered frames?)";
 		return st;
 	}
+	if ((st = sharp(s, ways, way, out)) <= 0)
+		return st;
 	out->ways = (int64_t)ways;
 	out->size = (int64_t)(ways * way);
 	return mp_l1_xray_line(s, out);
