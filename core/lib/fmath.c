@@ -69,6 +69,8 @@ double mp_sqrt(double x)
 
 	if (!(x >= 0))
 		return __builtin_nan("");
+	if (x == 0 || x > __DBL_MAX__)
+		return x;  /* from 1, r would fall to 0 and then divide 0 by 0; inf / inf is NaN */
 	/* From above r only falls, quadratically near the root; it stops when it cannot. */
 	for (;;) {
 		next = (r + x / r) / 2;

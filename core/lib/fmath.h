@@ -20,7 +20,7 @@ double mp_ceil(double x);
 /* 2^n for integer n in -1022 .. 1023. */
 double mp_exp2i(int n);
 
-/* The square root of x >= 0 (Newton's iteration from above); NaN for NaN or x < 0. */
+/* The square root of x >= 0, inf included (Newton's iteration from above); NaN for NaN or x < 0. */
 double mp_sqrt(double x);
 
 #endif
