@@ -309,13 +309,25 @@ static void disturb(struct mp_sim *s)
 	}
 }
 
-/* The ways the neighbour holds now: `ways`, and `extra` more in their spans. */
-static uint64_t neighbour_ways(const struct mp_sim *s)
+/*
+ * The ways the neighbour holds now: `ways`, and `extra` more in spans of
+ * extra_on cycles, apart by gaps drawn between half and one and a half
+ * times extra_off (seeded): spans at a fixed period kept step with a
+ * chase's passes of a fixed length, and every pass met the extra ways, or
+ * none did.
+ */
+static uint64_t neighbour_ways(struct mp_sim *s)
 {
-	uint64_t on = s->model.neighbour.extra_on, period = on + s->model.neighbour.extra_off;
-	bool extra = s->model.neighbour.extra && s->cycles % period < on;
+	uint64_t off = s->model.neighbour.extra_off;
 
-	return s->model.neighbour.ways + (extra ? s->model.neighbour.extra : 0);
+	if (!s->model.neighbour.extra)
+		return s->model.neighbour.ways;
+	while (s->cycles >= s->extra_switch) {
+		s->extra_held = !s->extra_held;
+		s->extra_switch += s->extra_held ? s->model.neighbour.extra_on :
+						   off / 2 + sim_below(&s->extra_rng, off + 1);
+	}
+	return s->model.neighbour.ways + (s->extra_held ? s->model.neighbour.extra : 0);
 }
 
 /*

@@ -262,6 +262,7 @@ struct mp_sim *mp_sim_new(const struct mp_sim_model *m)
 		return NULL;
 	}
 	s->noise_rng = sim_seed(m->noise.seed);
+	s->extra_rng = sim_seed(SIM_EXTRA_SEED);
 	sim_events_start(s);
 	return s;
 }

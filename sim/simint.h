@@ -53,6 +53,9 @@ static inline uint64_t sim_below(uint64_t *state, uint64_t n)
 	return (uint64_t)(((unsigned __int128)sim_rand(state) * n) >> 64);
 }
 
+/* The seed of the gaps between a neighbour's extra spans (sim/hier.c, neighbour_ways). */
+#define SIM_EXTRA_SEED 7u
+
 static inline uint64_t sim_seed(uint64_t seed)
 {
 	return seed ? seed * 0x9E3779B97F4A7C15ull : 0x853C49E6748FEA9Bull;
@@ -319,6 +322,9 @@ struct mp_sim {
 	uint64_t frames_next[SIM_MAX_PAGES];
 	struct sim_map frame_owner; /* scattered: frame -> virtual page */
 	uint64_t noise_rng;
+	uint64_t extra_rng;        /* the neighbour's extra ways: the gaps between their spans */
+	uint64_t extra_switch;     /* the cycle they are next taken or left */
+	bool extra_held;
 	struct sim_causes *causes; /* NULL unless explaining */
 	struct sim_sets opcache;   /* the decoded-op cache's fetch lines (key NULL: none) */
 	struct mp_sim_model model;

@@ -73,10 +73,14 @@ static enum mp_status time_chain(struct mp_compact_set *s, uint8_t *base, const 
 	return on_chain(s, base, offs, n, least_time, ticks);
 }
 
-/* mp_compact_set_slow_share's count: of `passes` passes, those over `limit` ticks per access. */
+/*
+ * mp_compact_set_steadiness's count over `passes` passes: those over
+ * `limit` ticks per access, in each of MP_STEADY_SPANS spans of them.
+ */
 struct slow_count {
 	double limit;
-	unsigned passes, slow;
+	unsigned passes;
+	unsigned slow[MP_STEADY_SPANS];
 };
 
 static enum mp_status count_slow(struct mp_compact_set *s, struct mp_chase *ch, void *out)
@@ -88,7 +92,7 @@ static enum mp_status count_slow(struct mp_compact_set *s, struct mp_chase *ch, 
 		double t = 0.0;
 
 		st = mp_chase_pass(s->c, ch, &t);
-		k->slow += t > k->limit;
+		k->slow[(uint64_t)i * MP_STEADY_SPANS / k->passes] += t > k->limit;
 	}
 	return st;
 }
@@ -220,15 +224,11 @@ static int round_once(struct mp_compact_set *s, const struct mp_ref_stride *shap
 	return t <= base * (1.0 + MP_COMPACT_SET_MISS_REL);
 }
 
-/*
- * The share of `passes` passes of the shape, at the shift, over `limit`
- * ticks per access (plus what its TLB twin adds).
- */
-static enum mp_status share_over(struct mp_compact_set *s, const struct mp_ref_stride *shape,
-				 unsigned passes, double limit, double *share)
+/* Count `passes` passes of the shape, at the shift, against `limit` (plus what its TLB twin adds). */
+static enum mp_status count_over(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+				 double limit, struct slow_count *k)
 {
 	uint64_t n = mp_ref_stride_count(shape);
-	struct slow_count k = { .limit = limit, .passes = passes };
 	double extra = 0.0;
 	enum mp_status st = too_big(s, shape) ? MP_ENOMEM : MP_OK;
 
@@ -237,26 +237,33 @@ static enum mp_status share_over(struct mp_compact_set *s, const struct mp_ref_s
 		if (wants_twin(s, n))
 			st = tlb_share(s, n, &extra);
 	}
-	k.limit += extra;
+	k->limit = limit + extra;
 	if (st == MP_OK)
-		st = on_chain(s, s->mem + s->shift, order, n, count_slow, &k);
-	*share = passes ? (double)k.slow / passes : 0.0;
+		st = on_chain(s, s->mem + s->shift, order, n, count_slow, k);
 	return st;
 }
 
-enum mp_status mp_compact_set_slow_share(struct mp_compact_set *s, const struct mp_ref_stride *shape,
-					unsigned passes, double *slow)
+enum mp_status mp_compact_set_steadiness(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+					 unsigned passes, struct mp_steadiness *out)
 {
-	double base = 0.0, own = 0.0, set = 1.0;
+	struct slow_count own = { .passes = passes }, set = { .passes = passes };
+	double base = 0.0, limit;
+	unsigned noisy = 0;
 	enum mp_status st = time_baseline(s, &base);
 
+	limit = base * (1.0 + MP_COMPACT_SET_MISS_REL);
 	if (st == MP_OK)
-		st = share_over(s, &s->known, passes, base * (1.0 + MP_COMPACT_SET_MISS_REL), &own);
+		st = count_over(s, &s->known, limit, &own);
 	mp_compact_set_place(s, mp_ref_stride_span(shape));
 	if (st == MP_OK)
-		st = share_over(s, shape, passes, base * (1.0 + MP_COMPACT_SET_MISS_REL), &set);
+		st = count_over(s, shape, limit, &set);
 	s->shift = 0;
-	*slow = set > own ? set - own : 0.0;
+	out->span_passes = passes / MP_STEADY_SPANS;
+	for (unsigned j = 0; j < MP_STEADY_SPANS; j++) {
+		noisy += own.slow[j];
+		out->slow[j] = passes ? (double)set.slow[j] * MP_STEADY_SPANS / passes : 0.0;
+	}
+	out->noise = passes ? (double)noisy / passes : 0.0;
 	return st;
 }
 

@@ -112,17 +112,26 @@ enum mp_status mp_compact_set_time_order(struct mp_compact_set *s, uint64_t n, d
 int mp_compact_set_compact(struct mp_compact_set *s, const struct mp_ref_stride *shape);
 
 /*
- * How steadily the set fits: a fresh baseline, then `passes` passes of the
- * baseline and as many of the set (at a fresh offset), each timed alone;
- * *slow is the share of the set's passes over the compact-set threshold
- * (plus what its TLB twin adds) beyond the baseline's share (what slows
- * every pass alike: interrupts, the simulator's noise).  A set that fits
- * on a core of its own is no slower than the baseline; one that fits only
- * while another thread on the core leaves it enough ways is slow whenever
- * that thread takes more.  Loads (passes of MP_SHORT_WINDOW_STEPS);
- * MP_ENOMEM where the set does not fit the memory.
+ * How steadily a set fits (mp_compact_set_steadiness): a fresh baseline,
+ * then `passes` passes of the baseline and as many of the set (at a fresh
+ * offset), each timed alone against the compact-set threshold (the set's
+ * plus what its TLB twin adds), the set's counted in MP_STEADY_SPANS spans
+ * of passes in a row.  A set that fits on a core of its own is no slower
+ * than the baseline; one that fits only while another thread on the core
+ * leaves it enough ways is slow whenever that thread takes more, in
+ * passes here and there where the thread's lines come and go, in every
+ * pass of a span where it holds them all along.
  */
-enum mp_status mp_compact_set_slow_share(struct mp_compact_set *s, const struct mp_ref_stride *shape,
-					unsigned passes, double *slow);
+#define MP_STEADY_SPANS 10u
+
+struct mp_steadiness {
+	double noise;                 /* the baseline's share of slow passes: what slows every pass alike */
+	double slow[MP_STEADY_SPANS]; /* the set's share of slow passes in each span */
+	unsigned span_passes;         /* passes in a span */
+};
+
+/* Loads (passes of MP_SHORT_WINDOW_STEPS); MP_ENOMEM where the set does not fit the memory. */
+enum mp_status mp_compact_set_steadiness(struct mp_compact_set *s, const struct mp_ref_stride *shape,
+					 unsigned passes, struct mp_steadiness *out);
 
 #endif

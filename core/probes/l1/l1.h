@@ -46,14 +46,17 @@ int mp_l1_spills(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 uint64_t mp_l1_grow(struct mp_compact_set *s, uint64_t way, uint64_t ways);
 int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n);
 /*
- * Are the ways a sharp edge?  In one try, A lines a way apart fit in all
- * but L1_EDGE_SLOW of L1_EDGE_PASSES passes timed one by one, and A + 1
- * spill: a thread on the core that holds a way or two now and then, never
- * for good, makes the ways it leaves fit unsteadily, and when it rests for
- * a moment one line more fits.  Tried again after rests, L1_TRIES times
- * at most.  1 sharp, 0 not in any try, -1 not timed; *slow: the least
- * share of slow passes seen.  Code chains (misses some 30% dearer than
- * hits, the clock's steps as much) are taken as sharp, untimed.
+ * Are the ways a sharp edge?  A lines a way apart run steadily over
+ * L1_EDGE_PASSES passes timed one by one (at most one of their spans mixed
+ * between fitting and held: over_time.c), and A + 1 spill right after: a
+ * thread on the core whose lines in a set come and go makes the ways it
+ * leaves fit unsteadily, and when it rests for a moment one line more
+ * fits.  The first try in which a span of the A lines fits decides; one in
+ * which none does (a thread holding ways just then) is made again after a
+ * rest, L1_TRIES times at most.  1 sharp, 0 not, -1 not timed; *slow: the
+ * share of the A lines' passes slow beyond the baseline's (1 where no try
+ * was timed).  Code chains (misses some 30% dearer than hits, the clock's
+ * steps as much) are taken as sharp, untimed.
  */
 int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow);
 /*

@@ -10,18 +10,25 @@
  * its lines in a set come and go, so the ways it leaves fit unsteadily:
  * the ways found must be a sharp edge.
  */
+#include "core/lib/fmath.h"
 #include "core/probes/l1/l1.h"
 
 /* Tries, a rest (about L1_REST_US) apart, that a set must spill in to spill over time. */
 #define L1_TRIES 8u
 #define L1_REST_US 40000u
 /*
- * A sharp edge (mp_l1_edge_over_time): passes of the A lines timed one by
- * one, and the share of them that may be slow (an interrupt's).
+ * A sharp edge (mp_l1_edge_over_time): L1_EDGE_PASSES passes of the A
+ * lines timed one by one, in MP_STEADY_SPANS spans.  A span fits where its
+ * share of slow passes is at most the baseline's plus L1_EDGE_SLOW and
+ * L1_EDGE_ERRORS standard errors of the difference (the simulator's rough
+ * noise slows some 40% of passes, interrupts on hardware well under 1%),
+ * is held where it is within as much of all, and is mixed between.
  */
-#define L1_EDGE_PASSES 1000u
-#define L1_EDGE_SLOW 0.05
+#define L1_EDGE_PASSES 2000u
+#define L1_EDGE_SLOW 0.02
+#define L1_EDGE_ERRORS 4.0
 
+enum span { SPAN_FITS, SPAN_MIXED, SPAN_HELD };
 /*
  * Rest before a try, then empty the caches where the platform can: lines
  * a neighbour left behind can stay for good in a tree-PLRU set ("Stale
@@ -92,20 +99,61 @@ int mp_l1_lines_over_time(struct mp_compact_set *s, struct mp_l1_found *x, struc
 	return 0;
 }
 
-/* One try of mp_l1_edge_over_time: 1 sharp now, 0 not, -1 not timed; *slow as there. */
+/* How far a span's share of slow passes may stray from the baseline's, or from all. */
+static double slack(const struct mp_steadiness *m)
+{
+	double p = m->noise, n = m->span_passes ? m->span_passes : 1;
+
+	return L1_EDGE_SLOW + L1_EDGE_ERRORS *
+	       mp_sqrt(p * (1.0 - p) * (1.0 / n + 1.0 / (n * MP_STEADY_SPANS)));
+}
+
+static enum span span_of(const struct mp_steadiness *m, unsigned j)
+{
+	double d = slack(m);
+
+	if (m->slow[j] <= m->noise + d)
+		return SPAN_FITS;
+	return m->slow[j] >= 1.0 - d ? SPAN_HELD : SPAN_MIXED;
+}
+
+/*
+ * The A lines' spans judged: 0 unsteady (mixed spans: where another
+ * thread's phase begins or ends, one span is mixed, where its lines come
+ * and go, many), 2 held (no span fits), 1 steady.  *slow: the share of
+ * slow passes beyond the baseline's.
+ */
+static int judge(const struct mp_steadiness *m, double *slow)
+{
+	unsigned count[SPAN_HELD + 1] = { 0 };
+	double sum = 0.0;
+
+	for (unsigned j = 0; j < MP_STEADY_SPANS; j++) {
+		count[span_of(m, j)]++;
+		sum += m->slow[j] / MP_STEADY_SPANS;
+	}
+	*slow = sum > m->noise ? sum - m->noise : 0.0;
+	if (count[SPAN_MIXED] > 1)
+		return 0;
+	return count[SPAN_FITS] ? 1 : 2;
+}
+
+/*
+ * One try of mp_l1_edge_over_time: 1 sharp, 0 not, 2 the A lines held
+ * (try again), -1 not timed; *slow as there.
+ */
 static int edge_now(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow)
 {
 	struct mp_ref_stride x = mp_ref_xray(way, ways);
-	double share = 1.0;
-	int m;
+	struct mp_steadiness m;
+	int j, spills;
 
-	if (mp_compact_set_slow_share(s, &x, L1_EDGE_PASSES, &share) != MP_OK)
+	if (mp_compact_set_steadiness(s, &x, L1_EDGE_PASSES, &m) != MP_OK)
 		return -1;
-	*slow = share < *slow ? share : *slow;
-	if (share > L1_EDGE_SLOW)
-		return 0;
-	m = mp_l1_spills(s, way, ways + 1);
-	return m < 0 ? -1 : m;
+	if ((j = judge(&m, slow)) != 1)
+		return j;
+	spills = mp_l1_spills(s, way, ways + 1);
+	return spills < 0 ? -1 : spills;
 }
 
 int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow)
@@ -116,7 +164,7 @@ int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, 
 	if (s->link.serial)
 		return 1;
 	m = edge_now(s, way, ways, slow);
-	for (unsigned tries = 0; m == 0 && tries < L1_TRIES && rest(s); tries++)
+	for (unsigned tries = 0; m == 2 && tries < L1_TRIES && rest(s); tries++)
 		m = edge_now(s, way, ways, slow);
-	return m;
+	return m == 2 ? 0 : m;
 }
