@@ -53,12 +53,20 @@ int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n
  * leaves fit unsteadily, and when it rests for a moment one line more
  * fits.  The first try in which a span of the A lines fits decides; one in
  * which none does (a thread holding ways just then) is made again after a
- * rest, L1_TRIES times at most.  1 sharp, 0 not, -1 not timed; *slow: the
- * share of the A lines' passes slow beyond the baseline's (1 where no try
- * was timed).  Code chains (misses some 30% dearer than hits, the clock's
- * steps as much) are taken as sharp, untimed.
+ * rest, L1_TRIES times at most.  *slow: the share of the A lines' passes
+ * slow beyond the baseline's in the deciding try.  Code chains (misses
+ * some 30% dearer than hits, the clock's steps as much) are taken as
+ * sharp, untimed.
  */
-int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow);
+enum mp_l1_edge {
+	MP_L1_EDGE_SHARP,
+	MP_L1_EDGE_UNSTEADY, /* the A lines ran slow in passes here and there */
+	MP_L1_EDGE_MORE,     /* A + 1 fitted too */
+	MP_L1_EDGE_HELD,     /* the A lines fitted in no try */
+	MP_L1_EDGE_UNTIMED,  /* the platform failed a run */
+};
+enum mp_l1_edge mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways,
+				     double *slow);
 /*
  * Where both found the size and ways, and not the same line: the line
  * step of the one that found none or the longer, again after rests, up to

@@ -29,6 +29,7 @@
 #define L1_EDGE_ERRORS 4.0
 
 enum span { SPAN_FITS, SPAN_MIXED, SPAN_HELD };
+
 /*
  * Rest before a try, then empty the caches where the platform can: lines
  * a neighbour left behind can stay for good in a tree-PLRU set ("Stale
@@ -118,12 +119,12 @@ static enum span span_of(const struct mp_steadiness *m, unsigned j)
 }
 
 /*
- * The A lines' spans judged: 0 unsteady (mixed spans: where another
- * thread's phase begins or ends, one span is mixed, where its lines come
- * and go, many), 2 held (no span fits), 1 steady.  *slow: the share of
- * slow passes beyond the baseline's.
+ * The A lines' spans judged: unsteady where more than one is mixed (where
+ * another thread's phase begins or ends, one span is mixed; where its
+ * lines come and go, many), held where none fits, else sharp so far.
+ * *slow: the share of slow passes beyond the baseline's.
  */
-static int judge(const struct mp_steadiness *m, double *slow)
+static enum mp_l1_edge judge(const struct mp_steadiness *m, double *slow)
 {
 	unsigned count[SPAN_HELD + 1] = { 0 };
 	double sum = 0.0;
@@ -134,37 +135,39 @@ static int judge(const struct mp_steadiness *m, double *slow)
 	}
 	*slow = sum > m->noise ? sum - m->noise : 0.0;
 	if (count[SPAN_MIXED] > 1)
-		return 0;
-	return count[SPAN_FITS] ? 1 : 2;
+		return MP_L1_EDGE_UNSTEADY;
+	return count[SPAN_FITS] ? MP_L1_EDGE_SHARP : MP_L1_EDGE_HELD;
 }
 
-/*
- * One try of mp_l1_edge_over_time: 1 sharp, 0 not, 2 the A lines held
- * (try again), -1 not timed; *slow as there.
- */
-static int edge_now(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow)
+/* One try of mp_l1_edge_over_time. */
+static enum mp_l1_edge edge_now(struct mp_compact_set *s, uint64_t way, uint64_t ways,
+				double *slow)
 {
 	struct mp_ref_stride x = mp_ref_xray(way, ways);
 	struct mp_steadiness m;
-	int j, spills;
+	enum mp_l1_edge e;
+	int spills;
 
 	if (mp_compact_set_steadiness(s, &x, L1_EDGE_PASSES, &m) != MP_OK)
-		return -1;
-	if ((j = judge(&m, slow)) != 1)
-		return j;
+		return MP_L1_EDGE_UNTIMED;
+	if ((e = judge(&m, slow)) != MP_L1_EDGE_SHARP)
+		return e;
 	spills = mp_l1_spills(s, way, ways + 1);
-	return spills < 0 ? -1 : spills;
+	if (spills < 0)
+		return MP_L1_EDGE_UNTIMED;
+	return spills ? MP_L1_EDGE_SHARP : MP_L1_EDGE_MORE;
 }
 
-int mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways, double *slow)
+enum mp_l1_edge mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways,
+				     double *slow)
 {
-	int m;
+	enum mp_l1_edge e;
 
 	*slow = 1.0;
 	if (s->link.serial)
-		return 1;
-	m = edge_now(s, way, ways, slow);
-	for (unsigned tries = 0; m == 2 && tries < L1_TRIES && rest(s); tries++)
-		m = edge_now(s, way, ways, slow);
-	return m == 2 ? 0 : m;
+		return MP_L1_EDGE_SHARP;
+	e = edge_now(s, way, ways, slow);
+	for (unsigned tries = 0; e == MP_L1_EDGE_HELD && tries < L1_TRIES && rest(s); tries++)
+		e = edge_now(s, way, ways, slow);
+	return e;
 }

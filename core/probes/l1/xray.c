@@ -130,22 +130,31 @@ static int verify(struct mp_compact_set *s, uint64_t ways, uint64_t way)
  * the core holds ways, the ladder, the growth and the checks can all have
  * run while it held them (this project's Zen 5 class guest, its other SMT
  * thread busy for seconds at a time: 40K 10-way for 48K 12-way, the gap
- * test agreeing).  1 sharp, 0 not (out->why says so), -1 not timed.
+ * test agreeing).  1 sharp, 0 not (out->why says why), -1 not timed.
  */
 static int sharp(struct mp_compact_set *s, uint64_t ways, uint64_t way, struct mp_l1_found *out)
 {
-	static char why[MP_TEXT_LEN];
+	static const char *const what[] = {
+		[MP_L1_EDGE_UNSTEADY] = "%llu lines a way apart ran slow in %d%% of passes here "
+					"and there",
+		[MP_L1_EDGE_MORE] = "%llu lines a way apart ran steadily, but one more fitted too "
+				    "(%d%% slow)",
+		[MP_L1_EDGE_HELD] = "%llu lines a way apart fitted in no try after rests (%d%% "
+				    "slow)",
+	};
+	static char why[MP_NOTE_LEN];
 	double slow = 1.0;
-	int st = mp_l1_edge_over_time(s, way, ways, &slow);
+	enum mp_l1_edge e = mp_l1_edge_over_time(s, way, ways, &slow);
+	struct mp_buf b;
 
-	if (st == 0) {
-		mp_snprintf(why, sizeof(why), "X-Ray: %llu ways no sharp edge: %llu lines a way "
-			    "apart ran slow in %d%% of passes at best, or one more fitted (a thread "
-			    "sharing the core takes ways)", (unsigned long long)ways,
-			    (unsigned long long)ways, (int)(slow * 100.0 + 0.5));
-		out->why = why;
-	}
-	return st;
+	if (e == MP_L1_EDGE_SHARP || e == MP_L1_EDGE_UNTIMED)
+		return e == MP_L1_EDGE_SHARP ? 1 : -1;
+	mp_buf_init(&b, why, sizeof(why));
+	mp_buf_printf(&b, "X-Ray: %llu ways no sharp edge: ", (unsigned long long)ways);
+	mp_buf_printf(&b, what[e], (unsigned long long)ways, (int)(slow * 100.0 + 0.5));
+	mp_buf_puts(&b, " (a thread sharing the core takes ways)");
+	out->why = why;
+	return 0;
 }
 
 int mp_l1_xray(struct mp_compact_set *s, struct mp_l1_found *out)
