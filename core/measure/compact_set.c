@@ -113,12 +113,15 @@ static bool wants_twin(const struct mp_compact_set *s, uint64_t n)
 	       pages_of(s, n) > MP_COMPACT_SET_TWIN_MIN_PAGES;
 }
 
-/* What the TLB adds per access to a chase in this visiting order. */
+/* What the TLB adds per access to a chase in this visiting order: 0 where it is not twinned. */
 static enum mp_status tlb_share(struct mp_compact_set *s, uint64_t n, double *extra)
 {
 	double t = 0.0;
 	enum mp_status st;
 
+	*extra = 0.0;
+	if (!wants_twin(s, n))
+		return MP_OK;
 	/* The pages are the memory's: offsets from its (page-aligned) start. */
 	for (uint64_t i = 0; i < n; i++)
 		twin[i] = s->shift + order[i];
@@ -134,7 +137,7 @@ static enum mp_status time_order(struct mp_compact_set *s, uint64_t n, double *t
 	double extra = 0.0;
 	enum mp_status st = time_chain(s, s->mem + s->shift, order, n, ticks);
 
-	if (st == MP_OK && wants_twin(s, n))
+	if (st == MP_OK)
 		st = tlb_share(s, n, &extra);
 	*ticks -= extra;
 	return st;
@@ -234,8 +237,7 @@ static enum mp_status count_over(struct mp_compact_set *s, const struct mp_ref_s
 
 	if (st == MP_OK) {
 		mp_ref_stride_order(shape, order, &s->rng);
-		if (wants_twin(s, n))
-			st = tlb_share(s, n, &extra);
+		st = tlb_share(s, n, &extra);
 	}
 	k->limit = limit + extra;
 	if (st == MP_OK)
