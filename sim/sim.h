@@ -156,7 +156,7 @@ struct mp_sim_model {
 		uint32_t set;        /* one_set: the one set of each cache it holds ways of */
 		bool one_set;        /* `set=` given: its lines lie in that set only */
 		uint32_t extra;      /* ways more it holds, while it runs, */
-		uint64_t extra_on, extra_off; /* the first extra_on cycles of every extra_on + extra_off */
+		uint64_t extra_on, extra_off; /* in spans of extra_on cycles, about extra_off apart */
 	} neighbour;
 	struct {
 		enum mp_sim_frames mode;
