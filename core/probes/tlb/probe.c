@@ -492,14 +492,22 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 	return n;
 }
 
-/* Loads for data TLBs; code blocks, as short as the platform makes them, for instruction TLBs. */
+/*
+ * Loads for data TLBs; a serial code chain for instruction TLBs, so that
+ * every block is fetched, and translated, only once the one before has run
+ * (a predicted chain's misses hide behind the front end's run-ahead, and a
+ * decoded-op cache serves its lines untranslated: docs/algorithms.md,
+ * "Instruction TLBs").  An element's line holds its whole block.
+ */
 static struct tlb_ctx side_ctx(struct mp_ctx *c, enum mp_kind side, uint64_t page)
 {
 	struct tlb_ctx t = { .c = c, .side = side, .page = page, .link = mp_linker_data(c->p) };
 
 	if (side == MP_KIND_INSTRUCTION)
-		t.link = mp_linker_code(c->p, 0);
+		t.link = mp_linker_serial(c->p);
 	t.line = mp_footprint_l1_line_of(c->r, side);
+	if (t.line < mp_link_elem(&t.link))
+		t.line = mp_link_elem(&t.link);
 	mp_rng_seed(&t.g, c->cfg->seed);
 	return t;
 }

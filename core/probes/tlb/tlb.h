@@ -39,13 +39,13 @@ uint64_t mp_tlb_slack(double below, double above, uint64_t entries);
 
 /*
  * The test runs on either side of the processor: data TLBs with loads
- * (probe "tlb"), instruction TLBs with fetches of code blocks (probe
- * "itlb"): the same strings, linked by `link`.
+ * (probe "tlb"), instruction TLBs with fetches of a serial code chain
+ * (probe "itlb"): the same strings, linked by `link`.
  */
 struct tlb_ctx {
 	struct mp_ctx *c;
 	struct mp_mem *m;
-	struct mp_linker link;   /* loads, or code blocks */
+	struct mp_linker link;   /* loads, or serial code blocks */
 	enum mp_kind side;       /* MP_KIND_DATA or MP_KIND_INSTRUCTION */
 	uint64_t page;           /* page size the memory is mapped with */
 	uint64_t line;           /* element spacing: the L1 line of that side */
