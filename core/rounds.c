@@ -26,7 +26,11 @@ static const struct {
 	[MP_PROFILE_FULL] = { 3, MP_ROUNDS_MAX, 30.0 },
 };
 
-/* A record of the result: a cache by level and type, a TLB also by its place among its like. */
+/*
+ * A record of the result: a cache by level and type, a TLB also by its
+ * page (MP_NA where not measured) and its place among its like: a level
+ * found on 4K pages in one round and on 2M pages in another is two levels.
+ */
 struct key {
 	struct mp_structure s;
 	int32_t nth;
@@ -48,6 +52,11 @@ static unsigned nfields;
 /* The message of a round that failed and was run again in its place (retry), or "". */
 static char failed_why[MP_MESSAGE_LEN];
 
+static bool tlb_like(const struct mp_tlb *t, const struct mp_structure *s)
+{
+	return t->level == s->level && t->type == s->type && t->page_bytes == s->page_bytes;
+}
+
 static void *find_record(struct mp_result *r, const struct key *k)
 {
 	int32_t nth = 0;
@@ -56,8 +65,7 @@ static void *find_record(struct mp_result *r, const struct key *k)
 		if (r->caches[i].level == k->s.level && r->caches[i].type == k->s.type)
 			return &r->caches[i];
 	for (int32_t i = 0; k->s.tlb && i < mp_count(r->ntlbs, MP_MAX_TLBS); i++)
-		if (r->tlbs[i].level == k->s.level && r->tlbs[i].type == k->s.type &&
-		    nth++ == k->nth)
+		if (tlb_like(&r->tlbs[i], &k->s) && nth++ == k->nth)
 			return &r->tlbs[i];
 	return NULL;
 }
@@ -70,7 +78,8 @@ static int64_t value_in(struct mp_result *r, const struct field *f)
 static bool same_field(const struct field *f, const struct key *k, enum mp_param p)
 {
 	return f->p == p && f->k.nth == k->nth && f->k.s.level == k->s.level &&
-	       f->k.s.type == k->s.type && f->k.s.tlb == k->s.tlb;
+	       f->k.s.type == k->s.type && f->k.s.tlb == k->s.tlb &&
+	       f->k.s.page_bytes == k->s.page_bytes;
 }
 
 static void add_field(const struct key *k, enum mp_param p)
@@ -94,10 +103,11 @@ static void add_fields_of(const struct mp_result *r)
 				add_field(&k, (enum mp_param)p);
 	}
 	for (int32_t i = 0; i < mp_count(r->ntlbs, MP_MAX_TLBS); i++) {
-		k.s = (struct mp_structure){ r->tlbs[i].level, r->tlbs[i].type, true, MP_NA };
+		k.s = (struct mp_structure){ r->tlbs[i].level, r->tlbs[i].type, true,
+					     r->tlbs[i].page_bytes };
 		k.nth = 0;
 		for (int32_t j = 0; j < i; j++)
-			k.nth += r->tlbs[j].level == k.s.level && r->tlbs[j].type == k.s.type;
+			k.nth += tlb_like(&r->tlbs[j], &k.s);
 		for (int p = 0; p < MP_PARAM_COUNT; p++)
 			if (mp_param_applies(&k.s, (enum mp_param)p))
 				add_field(&k, (enum mp_param)p);
@@ -214,7 +224,7 @@ static void *record_for(struct mp_result *r, const struct key *k, int64_t winner
 		struct mp_tlb *t = mp_result_add_tlb(r);
 
 		if (t)
-			t->level = k->s.level, t->type = k->s.type;
+			t->level = k->s.level, t->type = k->s.type, t->page_bytes = k->s.page_bytes;
 		return t;
 	}
 	struct mp_cache *c = mp_result_add_cache(r);
@@ -235,7 +245,7 @@ static void apply(struct mp_result *r, const char *probe)
 		if (f->t.of == 0)
 			continue;
 		rec = record_for(r, &f->k, f->t.value);
-		if (rec)
+		if (rec && !(s.tlb && f->p == MP_PARAM_PAGE))   /* a TLB's page is its key */
 			mp_param_set(rec, &s, f->p, f->t.value);
 		if (rec && s.tlb)
 			s.page_bytes = ((const struct mp_tlb *)rec)->page_bytes;

@@ -6,8 +6,8 @@
  * is certain or the maximum is reached, a split vote is unstable and no
  * disagreement in the audit, the round kept whole is one that agrees with
  * the winners, a value the probe does not determine gets no vote, a level
- * found in no more rounds than not is not recorded, and a round that fails
- * is run again once.
+ * found in no more rounds than not is not recorded, a round that fails
+ * is run again once, and TLB levels of different pages are told apart.
  */
 #include "core/results/audit.h"
 #include "core/rounds.h"
@@ -213,6 +213,51 @@ static void test_failed_round_again(void)
 	      "a probe that always fails: 2 calls, failed, the note");
 }
 
+/* A round of the scripted TLB probe: an L1 ITLB of this page (0: none) and entries. */
+struct tlb_round {
+	int64_t page, entries;
+};
+
+static const struct tlb_round *tlb_script;
+static unsigned ntlb_script;
+
+static void scripted_tlb(struct mp_ctx *c)
+{
+	const struct tlb_round *w = &tlb_script[calls++ % ntlb_script];
+	struct mp_tlb *t = w->page ? mp_result_add_tlb(c->r) : NULL;
+
+	if (t)
+		*t = (struct mp_tlb){ 1, MP_KIND_INSTRUCTION, w->entries, w->page, MP_NA, 0.0,
+				      MP_METHOD_TIMING };
+}
+
+static const struct mp_probe_def tlb_def = { "scripted-tlb", "a scripted TLB probe",
+					     scripted_tlb, MP_METHOD_TIMING };
+
+/*
+ * A TLB is the same level from round to round only on the same page: one
+ * round's 2M level (42 entries) and two rounds' 4K level (55 entries in
+ * one, not measured in the other) are two records, and the 2M one, found
+ * in one round of three, is not recorded.  Matched by their place among
+ * the L1 ITLBs, the 2M level's 42 won the entries (the first of three
+ * values) and the 4K rounds the page: a 42-entry 4K level no round found.
+ */
+static void test_tlb_pages_apart(void)
+{
+	const struct tlb_round w[] = { { 2 << 20, 42 }, { 4 * K, 55 }, { 4 * K, MP_NA } };
+	struct mp_probe *self;
+
+	tlb_script = w, ntlb_script = 3, calls = 0;
+	s.cfg.rounds = 3;
+	mp_result_init(&s.r, "sim");
+	self = mp_result_add_probe(&s.r, tlb_def.name);
+	mp_rounds_run(s.p, &s.cfg, &s.r, &tlb_def, self);
+	CHECK(s.r.ntlbs == 1 && s.r.tlbs[0].page_bytes == 4 * K && s.r.tlbs[0].entries != 42,
+	      "one record, of 4K pages, without the 2M level's entries (%d: %lld entries of "
+	      "%lld)", (int)s.r.ntlbs, (long long)s.r.tlbs[0].entries,
+	      (long long)s.r.tlbs[0].page_bytes);
+}
+
 int main(void)
 {
 	if (!cs_open_text(&s, "tiny", tiny, MP_METHOD_TIMING, ""))
@@ -224,6 +269,7 @@ int main(void)
 	test_nothing_determined();
 	test_found_as_often_as_not();
 	test_failed_round_again();
+	test_tlb_pages_apart();
 	cs_close(&s);
 	return check_done();
 }
