@@ -7,9 +7,12 @@
  * latency.  A model without an L1I (the Pentium 4's trace cache is not
  * modelled) must record none and say that fetches meet the L2 first.  On
  * the rough copies (noise, scattered frames) the L1I is checked again,
- * exactly where the data L1 test is exact too.
+ * exactly where the data L1 test is exact too.  Under the L1 neighbours of
+ * test_probe_l1 (tests/probes/l1_neighbour.h) the L1I is exact where one
+ * leaves three quarters of its ways now and then, and nothing wrong is
+ * recorded where one never leaves.
  */
-#include "tests/probes/probe_sim.h"
+#include "tests/probes/l1_neighbour.h"
 #include "tests/probes/notes.h"
 
 static const struct mp_sim_cache_model *l1i_of(const struct mp_sim_model *m)
@@ -125,9 +128,58 @@ static void opcache_in_front(void)
 	ps_close(&s);
 }
 
+/* The L1I recorded is the model's, or none (the neighbour left too few ways for too short). */
+static void check_honest(const struct ps_run *s, const struct mp_sim_cache_model *mc)
+{
+	const struct mp_cache *got = recorded(&s->r);
+
+	printf("INFO %s: %s\n", s->name, s->r.probes[0].message);
+	CHECK(!got || got->size_bytes == MP_NA || got->size_bytes == (int64_t)mc->size,
+	      "%s: no wrong L1I size recorded (%lld)", s->name,
+	      got ? (long long)got->size_bytes : -1LL);
+	CHECK(!got || got->ways == MP_NA || got->ways == (int64_t)mc->ways,
+	      "%s: no wrong L1I ways recorded (%lld)", s->name, got ? (long long)got->ways : -1LL);
+}
+
+/* Each model's L1I under a neighbour: exact where it leaves 3/4 of the ways half the time. */
+static void under(const char *path, const struct l1_neighbour *nb)
+{
+	const struct mp_sim_cache_model *mc;
+	struct ps_run s;
+
+	if (!open_neighbour(&s, path, nb))
+		return;
+	mc = l1i_of(&s.model);
+	if (mc && nb == &half_time && mc->ways >= 4 * NB_WAYS) {
+		ps_probe(&s, "icache", mp_probe_icache);
+		check_l1i(&s, mc);
+	} else if (mc) {
+		ps_probe_run(&s, "icache", mp_probe_icache);
+		check_honest(&s, mc);
+	}
+	printf("INFO %s: icache in %.2f s\n", s.name, s.wall);
+	ps_close(&s);
+}
+
+static void half_time_neighbour(const char *path, int variant)
+{
+	(void)variant;
+	under(path, &half_time);
+}
+
+static void flickering_neighbour(const char *path, int variant)
+{
+	(void)variant;
+	under(path, &flickering);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "opcache-in-front"))
 		opcache_in_front();
+	if (argc < 2 || !strcmp(argv[1], "neighbours")) {
+		ps_each_model(NULL, half_time_neighbour, PS_ONLY(PS_EXACT));
+		ps_each_model(NULL, flickering_neighbour, PS_ONLY(PS_EXACT));
+	}
 	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_ROUGH));
 }

@@ -54,9 +54,8 @@ int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n
  * fits.  The first try in which a span of the A lines fits decides; one in
  * which none does (a thread holding ways just then) is made again after a
  * rest, L1_TRIES times at most.  *slow: the share of the A lines' passes
- * slow beyond the baseline's in the deciding try.  Code chains (misses
- * some 30% dearer than hits, the clock's steps as much) are taken as
- * sharp, untimed.
+ * slow beyond the baseline's in the deciding try.  Loads and serial code
+ * chains alike.
  */
 enum mp_l1_edge {
 	MP_L1_EDGE_SHARP,

@@ -164,8 +164,6 @@ enum mp_l1_edge mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uin
 	enum mp_l1_edge e;
 
 	*slow = 1.0;
-	if (s->link.serial)
-		return MP_L1_EDGE_SHARP;
 	e = edge_now(s, way, ways, slow);
 	for (unsigned tries = 0; e == MP_L1_EDGE_HELD && tries < L1_TRIES && rest(s); tries++)
 		e = edge_now(s, way, ways, slow);
