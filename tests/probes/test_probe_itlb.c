@@ -10,8 +10,9 @@
  * (noise, scattered frames) the first instruction level is checked again,
  * exactly.  And nothing the itlb probe records is a TLB the model does
  * not have.  Each model is measured again with a decoded-op cache in
- * front of its fetches.
+ * front of its fetches.  A step of the L1I's is said to be no TLB.
  */
+#include "tests/probes/notes.h"
 #include "tests/probes/probe_sim.h"
 
 #define LARGE (2ull << 20)
@@ -123,8 +124,34 @@ static void behind_opcache(const char *path, int rough)
 	ps_close(&s);
 }
 
+/*
+ * An L1I of 256 lines behind a 32-entry ITLB: T(1,k)'s blocks, one a page,
+ * fill the L1I at 256 pages, a step that moves with the blocks (the code
+ * confirmation), which is no TLB and is said to be none.
+ */
+static void l1i_step_said(void)
+{
+	static const char *const text =
+		"name = fetch-step\nclock freq=1G\n"
+		"cache L1D size=8K line=32 ways=2 latency=2 replacement=lru\n"
+		"cache L1I size=8K line=32 ways=2 latency=2 replacement=lru\n"
+		"cache L2 size=256K line=32 ways=4 latency=10 replacement=lru\n"
+		"tlb DTLB1 entries=64 ways=4 page=4K latency=5\n"
+		"tlb ITLB1 entries=32 ways=4 page=4K latency=5\nmemory latency=60\n";
+	struct ps_run s;
+
+	if (!ps_open_text(&s, "fetch-step", text, PS_EXACT))
+		return;
+	measure(&s, PS_EXACT);
+	CHECK(ps_note(&s.r, "pages moved with the blocks too") != NULL,
+	      "%s: the L1I's step is said to be no TLB", s.name);
+	ps_close(&s);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc < 2 || !strcmp(argv[1], "fetch-step"))
+		l1i_step_said();
 	ps_each_model(argc > 1 ? argv[1] : NULL, behind_opcache, PS_ONLY(PS_EXACT));
 	return ps_each_model(argc > 1 ? argv[1] : NULL, one, PS_UPTO(PS_ROUGH));
 }

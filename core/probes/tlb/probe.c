@@ -140,14 +140,15 @@ static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 	return o->s.x[i < 0 ? 0 : i];
 }
 
-enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES };
+/* NOT_TLB, BLOCKS and UNTOLD: not a TLB level (the two last on fetches only). */
+enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES, BLOCKS, UNTOLD };
 
 /*
  * Fetches (the "itlb" probe): the blocks are held and the pages halved,
  * T(2, k/2) timed at lo, below the step, and at U, the first point of the
  * plateau above it (U <= 2 lo): flat across a TLB boundary, rising across a
- * boundary in blocks.  Where U > 2 lo the two cannot be told apart: not a
- * TLB level from this side.  docs/algorithms.md, "Instruction TLBs".
+ * boundary in blocks (BLOCKS).  Where U > 2 lo the two cannot be told apart
+ * (UNTOLD).  docs/algorithms.md, "Instruction TLBs".
  */
 static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
@@ -157,10 +158,10 @@ static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o,
 	double ta, tb;
 
 	if (up > 2 * lo || lo < TLB_MIN_PAGES)
-		return NOT_TLB;
+		return UNTOLD;
 	if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
 		return NOT_TLB;
-	return tb - ta < TLB_CONFIRM_FRAC * rise1 ? TLB_BOUNDARY : NOT_TLB;
+	return tb - ta < TLB_CONFIRM_FRAC * rise1 ? TLB_BOUNDARY : BLOCKS;
 }
 
 /*
@@ -321,9 +322,42 @@ static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t 
 	return v[u] == TLB_BOUNDARY && o->s.x[o->steps.plateau[u].last] < 2 * entries;
 }
 
+/* Step k as a level: its entries as the sweep saw them, and the most it can rise. */
+static struct tlb_level step_level(const struct sweep_out *o, int32_t k)
+{
+	const struct mp_plateau *p = &o->steps.plateau[k];
+
+	return (struct tlb_level){ .entries = o->s.x[p->last], .below = p->high,
+				   .above = mp_steps_highest_after(&o->steps, k) };
+}
+
+/* Why a step on fetches is no level, said of the first that rises as a TLB miss would. */
+static const char *const code_reject[] = {
+	[BLOCKS] = "moved with the blocks too (as many blocks on half the pages rose as much): "
+		   "a boundary in blocks (a cache, the front end), not a TLB",
+	[UNTOLD] = "climbs over more than twice its pages: a boundary in blocks cannot be told "
+		   "from one in pages",
+};
+
+static bool say_rejected(struct tlb_ctx *t, const struct sweep_out *o, int32_t k, enum verdict v)
+{
+	struct tlb_level lv = step_level(o, k);
+	char what[MP_NOTE_LEN];
+
+	if ((v != BLOCKS && v != UNTOLD) || mp_tlb_rise_too_small(t, &lv))
+		return false;
+	mp_snprintf(what, sizeof(what), "the step between %llu and %llu pages %s; no level "
+		    "recorded there", (unsigned long long)confirm_point(o, k, false),
+		    (unsigned long long)o->s.x[o->steps.plateau[k + 1].first], code_reject[v]);
+	mp_tlb_note(t, what);
+	return true;
+}
+
 /* Confirm every step of the curve (Cooper-Xu's T(2..4,k)) into v[]. */
 static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdict *v)
 {
+	bool said = false;
+
 	for (int32_t k = 0; k < o->steps.nsteps; k++) {
 		mp_progress(t->c->p, "tlb levels", (uint64_t)k,
 				       (uint64_t)o->steps.nsteps);
@@ -331,6 +365,8 @@ static void confirm_all(struct tlb_ctx *t, const struct sweep_out *o, enum verdi
 		if (v[k] == PIECES)
 			mp_tlb_note(t, "several lines of a page take several entries: the pages are "
 				"mapped in smaller pieces underneath (a hypervisor?)");
+		if (!said)
+			said = say_rejected(t, o, k, v[k]);
 	}
 }
 
@@ -456,9 +492,7 @@ static bool level_of(struct tlb_ctx *t, const struct sweep_out *o, const enum ve
  */
 static bool may_be_level(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
-	const struct mp_plateau *p = &o->steps.plateau[k];
-	struct tlb_level lv = { .entries = o->s.x[p->last], .below = p->high,
-				.above = mp_steps_highest_after(&o->steps, k) };
+	struct tlb_level lv = step_level(o, k);
 
 	return !mp_tlb_too_small(t, &lv);
 }

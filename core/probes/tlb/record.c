@@ -136,16 +136,27 @@ void mp_tlb_note(const struct tlb_ctx *t, const char *what)
  */
 #define TLB_MIN_PENALTY_CYCLES 0.4
 
+static double rise_cycles(struct tlb_ctx *t, const struct tlb_level *lv)
+{
+	return mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
+}
+
+bool mp_tlb_rise_too_small(struct tlb_ctx *t, const struct tlb_level *lv)
+{
+	double cycles = rise_cycles(t, lv);
+
+	return !mp_is_na(cycles) && cycles < TLB_MIN_PENALTY_CYCLES;
+}
+
 bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv)
 {
-	double cycles = mp_ticks_to_cycles(t->c->p, lv->above - lv->below);
 	char what[MP_NOTE_LEN];
 
-	if (mp_is_na(cycles) || cycles >= TLB_MIN_PENALTY_CYCLES)
+	if (!mp_tlb_rise_too_small(t, lv))
 		return false;
 	mp_snprintf(what, sizeof(what), "a rise at %llu pages of %.2f cycles per access, under "
 		    "the %.1f a TLB miss costs: not a TLB level; not recorded",
-		    (unsigned long long)lv->entries, cycles, TLB_MIN_PENALTY_CYCLES);
+		    (unsigned long long)lv->entries, rise_cycles(t, lv), TLB_MIN_PENALTY_CYCLES);
 	mp_tlb_note(t, what);
 	return true;
 }

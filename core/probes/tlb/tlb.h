@@ -80,9 +80,10 @@ void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level)
 bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv);
 /*
  * Is the rise from lv's `below` to its `above` too small for a TLB miss
- * (docs/algorithms.md, "TLBs", miss penalty)?  Then it is said in a note,
- * at lv's entries, and no level is recorded.
+ * (docs/algorithms.md, "TLBs", miss penalty)?  mp_tlb_too_small also says
+ * so in a note, at lv's entries (and no level is recorded).
  */
+bool mp_tlb_rise_too_small(struct tlb_ctx *t, const struct tlb_level *lv);
 bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv);
 /* A note of the test, prefixed "TLB 4K: " or "ITLB 4K: ". */
 void mp_tlb_note(const struct tlb_ctx *t, const char *what);
