@@ -146,8 +146,9 @@ enum mp_op {
  * A serial chain (docs/algorithms.md, "Code chains") hides each block's
  * successor from the front end until the block has run, so that no fetch
  * runs ahead of execution and each costs its level's latency; its blocks
- * hold more instructions per line than a decoded-op cache keeps, so that
- * every line is fetched and decoded.  Its blocks are at least
+ * hold as many instructions per line as the platform can, more than most
+ * decoded-op caches keep, so that lines are fetched and decoded (not on
+ * every processor: "Code chains").  Its blocks are at least
  * mp_platform.code_serial_min bytes.
  */
 struct mp_code {

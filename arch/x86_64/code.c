@@ -31,9 +31,10 @@
  *
  * (SDM Vol. 2A/2B: CALL, INT3, MOV, RET; Vol. 3A, the return stack is a
  * predictor only.)  At MP_X86_CODE_SERIAL_MIN = 64 bytes a line holds 44
- * instructions: more than a decoded-op cache keeps for one window (on a
- * Granite Rapids guest 36 were kept, 40 not), so every block is fetched
- * from its cache and decoded.  docs/algorithms.md, "Code chains".
+ * instructions: more than a Granite Rapids guest's decoded-op cache keeps
+ * for one window (36 were kept, 40 not), so every block is fetched from
+ * its cache and decoded there; a Zen 5 guest's op cache keeps such a line,
+ * one a set.  docs/algorithms.md, "Code chains".
  */
 #include "arch/x86_64/x86.h"
 

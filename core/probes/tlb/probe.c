@@ -530,7 +530,7 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
  * Loads for data TLBs; a serial code chain for instruction TLBs, so that
  * every block is fetched, and translated, only once the one before has run
  * (a predicted chain's misses hide behind the front end's run-ahead, and a
- * decoded-op cache serves its lines untranslated: docs/algorithms.md,
+ * decoded-op cache serves its short lines untranslated: docs/algorithms.md,
  * "Instruction TLBs").  An element's line holds its whole block.
  */
 static struct tlb_ctx side_ctx(struct mp_ctx *c, enum mp_kind side, uint64_t page)
