@@ -21,7 +21,11 @@
 
 /* The model list and the clock come from the probe tests' helpers. */
 #define CS_PATH PS_PATH
-/* One model's counter suite must stay under this (issue 4 allows the timing suite 30 s). */
+/*
+ * One model's counter suite should stay under this (issue 4 allows the
+ * timing suite 30 s): a goal bench_counters shows, not a check (a loaded
+ * machine ran Sapphire Rapids' in 61.5 s).
+ */
 #define CS_MODEL_SECONDS 60.0
 /* The arena: this many times the largest reach (3.3's experiment spans twice
  * the capacity); the simulator's memory is virtual, so it costs nothing. */
