@@ -33,6 +33,7 @@ static const enum mp_method method_of[] = {
 	MP_METHOD_TIMING, MP_METHOD_COUNTERS, MP_METHOD_BOTH, MP_METHOD_AUTO,
 };
 static const char *const finish_words[] = { "shutdown", "reboot", "return", NULL };
+static const char *const start_words[] = { "quietest", "first", NULL };
 
 void mp_config_defaults(struct mp_config *c)
 {
@@ -140,6 +141,20 @@ static bool set_on_finish(struct mp_config *c, struct slice v)
 static void show_on_finish(const struct mp_config *c, struct mp_buf *b)
 {
 	put_word(b, finish_words, (int)c->on_finish);
+}
+
+static bool set_start_cpu(struct mp_config *c, struct slice v)
+{
+	int i = word_index(start_words, v);
+
+	if (i >= 0)
+		c->start_cpu = (enum mp_start)i;
+	return i >= 0;
+}
+
+static void show_start_cpu(const struct mp_config *c, struct mp_buf *b)
+{
+	put_word(b, start_words, (int)c->start_cpu);
 }
 
 static bool is_name_char(char ch)
@@ -329,6 +344,7 @@ static const struct key keys[] = {
 	{ "rounds", NULL, "auto or a number of rounds from 1 to 9", set_rounds, show_rounds },
 	{ "cores", NULL, "all, boot or a number of logical CPUs from 1 to 1024", set_cores,
 	  show_cores },
+	{ "start_cpu", start_words, NULL, set_start_cpu, show_start_cpu },
 };
 
 #define NKEYS (MP_COUNT_OF(keys))

@@ -17,6 +17,12 @@
 enum mp_profile { MP_PROFILE_QUICK = 0, MP_PROFILE_FULL };
 enum mp_finish { MP_FINISH_SHUTDOWN = 0, MP_FINISH_REBOOT, MP_FINISH_RETURN };
 
+/*
+ * The `start_cpu` key: the quietest CPU of the boot CPU's core type where
+ * the platform can move (core/place.c), or the CPU the suite started on.
+ */
+enum mp_start { MP_START_QUIETEST = 0, MP_START_FIRST };
+
 struct mp_config {
 	enum mp_profile profile;
 	enum mp_method method;       /* timing, counters, both or auto */
@@ -28,6 +34,7 @@ struct mp_config {
 	uint64_t seed;               /* for random reference strings */
 	uint32_t rounds;             /* a timing probe's rounds: MP_ROUNDS_AUTO or 1..MP_ROUNDS_MAX */
 	uint32_t cores;              /* the multi-core probes use CPUs 0 .. cores-1; MP_CORES_ALL */
+	enum mp_start start_cpu;     /* where the suite runs (core/place.c) */
 };
 
 /* The `cores` key: every logical CPU (all), the boot CPU alone (boot = 1) or the first N. */

@@ -326,6 +326,10 @@ struct mp_platform_ops {
 	 *   r starts until it ends (X-Ray's SMP/SMT interference: `load` sweeps
 	 *   a footprint of its own).  `out` is r's sample.  MP_UNSUPPORTED when
 	 *   `other` cannot run beside the selected CPU.
+	 * cpu_home: logical CPU `cpu` becomes CPU 0, the suite's own, and is
+	 *   selected; the CPU that was 0 takes its number (nothing else moves).
+	 *   NULL where the suite cannot move (bare metal runs on the boot
+	 *   processor).
 	 * pingpong: logical CPUs `a` and `b` take turns writing the 64-bit word
 	 *   at `line`: a writes an odd value, b waits to see it and writes the
 	 *   next even one, a waits for that, `rounds` times.  out->ticks is the
@@ -335,6 +339,7 @@ struct mp_platform_ops {
 	uint32_t (*cpu_count)(struct mp_platform *p);
 	enum mp_status (*cpu_info)(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out);
 	enum mp_status (*cpu_select)(struct mp_platform *p, uint32_t cpu);
+	enum mp_status (*cpu_home)(struct mp_platform *p, uint32_t cpu);
 	enum mp_status (*run_beside)(struct mp_platform *p, const struct mp_run *r,
 				     struct mp_sample *out, uint32_t other,
 				     const struct mp_run *load);

@@ -4,6 +4,7 @@
 #include "core/lib/str.h"
 #include "core/measure/counter.h"
 #include "core/measure/timing.h"
+#include "core/place.h"
 #include "core/probes/cores/cores.h"
 #include "core/probes/probes.h"
 #include "core/results/audit.h"
@@ -200,6 +201,7 @@ void mp_suite_run(struct mp_platform *p, const struct mp_config *config, struct 
 		r->cpu.core_hz = (double)p->core_hz;
 	run.method = resolve_method(p, config, r);
 	check_selection(p, cfg, r);
+	mp_place(p, cfg, r);
 	mp_cores_topology(p, cfg, r);
 	for (unsigned i = 0; i < mp_nprobes; i++) {
 		run_probe(p, cfg, r, &mp_probes[i]);

@@ -377,13 +377,14 @@ static void neighbour_lines(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind
  * `on + off`) it touches its pages, one entry each in every TLB of the
  * selected CPU, under the TLB's own replacement, and its lines in the
  * set of the access at va (neighbour_lines), as a thread sharing the
- * core would.
+ * core would; where `cpu=` names one CPU, only while that CPU is selected.
  */
 static void neighbour_turn(struct mp_sim *s, uint64_t va, enum mp_sim_kind kind)
 {
 	uint64_t on = s->model.neighbour.on, period = on + s->model.neighbour.off;
 
-	if (s->cycles % period >= on)
+	if (s->cycles % period >= on ||
+	    (s->model.neighbour.one_cpu && mp_sim_selected(s) != s->model.neighbour.cpu))
 		return;
 	for (int i = 0; i < s->cur->ntlbs; i++) {
 		struct sim_sets *a = &s->cur->tlb[i]->a;

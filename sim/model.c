@@ -341,6 +341,7 @@ static const struct field neighbour_fields[] = {
 	MF("extra", F_U32, neighbour.extra, false, NULL),
 	MF("extra_on", F_U64, neighbour.extra_on, false, NULL),
 	MF("extra_off", F_U64, neighbour.extra_off, false, NULL),
+	MF("cpu", F_U32, neighbour.cpu, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
 static const struct field frames_fields[] = {
@@ -606,6 +607,7 @@ static int st_neighbour(struct ctx *x, char **tok, int n)
 	if (!sim_has_neighbour(x->m))
 		return fail(x, "neighbour: entries= or ways= must be at least 1");
 	x->m->neighbour.one_set = was_seen(neighbour_fields, seen, "set");
+	x->m->neighbour.one_cpu = was_seen(neighbour_fields, seen, "cpu");
 	if (x->m->neighbour.one_set && !x->m->neighbour.ways)
 		return fail(x, "neighbour: set= needs ways=");
 	if (x->m->neighbour.extra && (!x->m->neighbour.ways || !x->m->neighbour.extra_on ||

@@ -252,10 +252,16 @@ static int check_frames(const struct mp_sim_model *m, const char *file, char *er
 		    (unsigned long long)(base >> 10));
 }
 
-/* A neighbour confined to one set names a set every cache of its level has. */
+/*
+ * A neighbour confined to one set names a set every cache of its level
+ * has; one beside one CPU, a CPU the model has.
+ */
 static int check_neighbour(const struct mp_sim_model *m, const char *file, char *err,
 			   size_t len)
 {
+	if (m->neighbour.one_cpu && m->neighbour.cpu >= mp_sim_model_cpus(m))
+		return fail(err, len, file, 0, "neighbour cpu=%u: the model has %u CPUs",
+			    m->neighbour.cpu, mp_sim_model_cpus(m));
 	for (int i = 0; m->neighbour.one_set && i < m->ncaches; i++) {
 		const struct mp_sim_cache_model *c = &m->caches[i];
 		uint64_t sets = mp_sim_cache_sets(c);

@@ -157,6 +157,8 @@ struct mp_sim_model {
 		bool one_set;        /* `set=` given: its lines lie in that set only */
 		uint32_t extra;      /* ways more it holds, while it runs, */
 		uint64_t extra_on, extra_off; /* in spans of extra_on cycles, about extra_off apart */
+		uint32_t cpu;        /* one_cpu: the one CPU it runs beside */
+		bool one_cpu;        /* `cpu=` given: beside that CPU alone, else beside every one */
 	} neighbour;
 	struct {
 		enum mp_sim_frames mode;

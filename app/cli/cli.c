@@ -9,13 +9,15 @@ static void usage(const char *prog, bool sim)
 	fprintf(stderr,
 		"usage: %s %s[--profile quick|full] [--method auto|timing|counters|both]\n"
 		"       [--probes LIST] [--rounds auto|N] [--seed N] [--arena SIZE] [--json FILE]\n"
-		"       [--out DIR] [--cores all|boot|N]\n"
+		"       [--out DIR] [--cores all|boot|N] [--start_cpu quietest|first]\n"
 		"       [--quiet]%s\n"
 		"Runs the memprobe suite %s and prints the report.\n"
 		"  --rounds N   repeat each timing probe N times and vote (default auto: 2 to 5\n"
 		"               rounds, more while they disagree; full profile 3 to 9)\n"
 		"  --cores C    logical CPUs the multi-core probes use: all (default), boot\n"
 		"               (the boot CPU alone) or N (CPUs 0 to N-1)\n"
+		"  --start_cpu S  where the suite runs: quietest (default: the CPU of the first's\n"
+		"               core type whose L1D another thread disturbs least) or first\n"
 		"  --json FILE  also write the result JSON to FILE\n"
 		"  --out DIR    keep result.json, report.txt, curves.csv in a new DIR/run-NNNN\n"
 		"               (default: memprobe-results)\n",
@@ -25,7 +27,7 @@ static void usage(const char *prog, bool sim)
 
 /* Options that map straight onto configuration keys. */
 static const char *const config_keys[] = { "profile", "method", "probes", "seed", "arena",
-					       "rounds", "cores" };
+					       "rounds", "cores", "start_cpu" };
 
 static bool config_option(struct mp_cli *cli, const char *opt, const char *val)
 {

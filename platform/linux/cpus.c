@@ -209,6 +209,17 @@ enum mp_status mp_linux_cpu_select(struct mp_linux_cpus *c, uint32_t cpu)
 	return MP_OK;
 }
 
+enum mp_status mp_linux_cpu_home(struct mp_linux_cpus *c, uint32_t cpu)
+{
+	int was = c->os[0];
+
+	if (cpu >= c->n)
+		return MP_EIO;
+	c->os[0] = c->os[cpu];
+	c->os[cpu] = was;
+	return mp_linux_cpu_select(c, 0);
+}
+
 /* A thread pinned to a CPU, running fn(arg). */
 static bool start_pinned(pthread_t *t, int os_cpu, void *(*fn)(void *), void *arg)
 {

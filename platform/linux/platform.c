@@ -323,6 +323,11 @@ static enum mp_status linux_cpu_select(struct mp_platform *p, uint32_t cpu)
 	return mp_linux_cpu_select(&me(p)->cpus, cpu);
 }
 
+static enum mp_status linux_cpu_home(struct mp_platform *p, uint32_t cpu)
+{
+	return mp_linux_cpu_home(&me(p)->cpus, cpu);
+}
+
 static enum mp_status linux_run_beside(struct mp_platform *p, const struct mp_run *r,
 				       struct mp_sample *out, uint32_t other,
 				       const struct mp_run *load)
@@ -352,6 +357,7 @@ static const struct mp_platform_ops linux_ops = {
 	.cpu_count = linux_cpu_count,
 	.cpu_info = linux_cpu_info,
 	.cpu_select = linux_cpu_select,
+	.cpu_home = linux_cpu_home,
 	.run_beside = linux_run_beside,
 	.pingpong = linux_pingpong,
 };

@@ -38,6 +38,8 @@ struct mp_linux_cpus {
 void mp_linux_cpus_open(struct mp_linux_cpus *c);
 enum mp_status mp_linux_cpu_info(struct mp_linux_cpus *c, uint32_t cpu, struct mp_cpu_info *out);
 enum mp_status mp_linux_cpu_select(struct mp_linux_cpus *c, uint32_t cpu);
+/* The seam's cpu_home: OS CPU of `cpu` and of CPU 0 swap places in the list. */
+enum mp_status mp_linux_cpu_home(struct mp_linux_cpus *c, uint32_t cpu);
 enum mp_status mp_linux_run_beside(struct mp_linux_cpus *c, const struct mp_x86_pmc *pmc,
 				   const struct mp_run *r, struct mp_sample *out, uint32_t other,
 				   const struct mp_run *load);

@@ -42,6 +42,7 @@ struct simp {
 	struct mp_platform p;
 	struct mp_sim *sim;
 	uint64_t next;           /* where the next mapping goes, when free */
+	uint32_t home;           /* the simulator's CPU that is the seam's CPU 0 (cpu_home) */
 };
 
 /* The first mapping's host address: far from what the host maps by itself. */
@@ -253,15 +254,24 @@ static bool next_to(struct cursor *c, void *arg)
 	return mp_sim_beside(c->sp->sim, c->r->steps, &run, b->other, &load);
 }
 
+/* The simulator's CPU of the seam's `cpu`: CPU 0 and the home swap numbers. */
+static uint32_t sim_cpu(struct mp_platform *p, uint32_t cpu)
+{
+	uint32_t home = me(p)->home;
+
+	return cpu == 0 ? home : cpu == home ? 0 : cpu;
+}
+
 static enum mp_status sp_run_beside(struct mp_platform *p, const struct mp_run *r,
 				    struct mp_sample *out, uint32_t other,
 				    const struct mp_run *load)
 {
 	struct mp_sim *s = me(p)->sim;
-	struct beside b = { other, { .sp = me(p), .r = load, .at = load->start } };
+	uint32_t o = sim_cpu(p, other);
+	struct beside b = { o, { .sp = me(p), .r = load, .at = load->start } };
 
 	memset(out, 0, sizeof(*out));
-	if (other == mp_sim_selected(s) || other >= mp_sim_cpus(s) || load->op >= MP_OP_COUNT)
+	if (o == mp_sim_selected(s) || o >= mp_sim_cpus(s) || load->op >= MP_OP_COUNT)
 		return MP_UNSUPPORTED;
 	return measured(p, r, out, next_to, &b);
 }
@@ -273,7 +283,7 @@ static uint32_t sp_cpu_count(struct mp_platform *p)
 
 static enum mp_status sp_cpu_info(struct mp_platform *p, uint32_t cpu, struct mp_cpu_info *out)
 {
-	return mp_sim_cpu_info(me(p)->sim, cpu, out) ? MP_OK : MP_EIO;
+	return mp_sim_cpu_info(me(p)->sim, sim_cpu(p, cpu), out) ? MP_OK : MP_EIO;
 }
 
 static enum mp_status sp_cpu_select(struct mp_platform *p, uint32_t cpu)
@@ -282,7 +292,15 @@ static enum mp_status sp_cpu_select(struct mp_platform *p, uint32_t cpu)
 
 	if (cpu >= mp_sim_cpus(s))
 		return MP_UNSUPPORTED;
-	return mp_sim_select(s, cpu) ? MP_OK : MP_ENOMEM;
+	return mp_sim_select(s, sim_cpu(p, cpu)) ? MP_OK : MP_ENOMEM;
+}
+
+static enum mp_status sp_cpu_home(struct mp_platform *p, uint32_t cpu)
+{
+	if (cpu >= mp_sim_cpus(me(p)->sim))
+		return MP_UNSUPPORTED;
+	me(p)->home = sim_cpu(p, cpu);
+	return sp_cpu_select(p, 0);
 }
 
 static enum mp_status sp_pingpong(struct mp_platform *p, uint32_t a, uint32_t b, void *line,
@@ -293,6 +311,8 @@ static enum mp_status sp_pingpong(struct mp_platform *p, uint32_t a, uint32_t b,
 	memset(out, 0, sizeof(*out));
 	if (a == b || a >= mp_sim_cpus(s) || b >= mp_sim_cpus(s))
 		return MP_UNSUPPORTED;
+	a = sim_cpu(p, a);
+	b = sim_cpu(p, b);
 	return mp_sim_pingpong(s, a, b, (uint64_t)(uintptr_t)line, rounds, &out->ticks) ? MP_OK
 											 : MP_EIO;
 }
@@ -408,6 +428,7 @@ static const struct mp_platform_ops sim_ops = {
 	.cpu_count = sp_cpu_count,
 	.cpu_info = sp_cpu_info,
 	.cpu_select = sp_cpu_select,
+	.cpu_home = sp_cpu_home,
 	.run_beside = sp_run_beside,
 	.pingpong = sp_pingpong,
 };

@@ -275,6 +275,9 @@ static const struct {
 	{ "cache L1D size=32K line=64 ways=8 latency=4\ncache L2 size=256K line=64 ways=8 "
 	  "latency=12\nmemory latency=9\nneighbour ways=1 on=10 off=10 set=512\n",
 	  "test.model: neighbour set=512: cache L2 has 512 sets" },
+	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\ncpu cores=2\n"
+	  "neighbour ways=1 on=10 off=10 cpu=2\n",
+	  "test.model: neighbour cpu=2: the model has 2 CPUs" },
 	{ "noise rate=2 cycles=10\n",
 	  "test.model:1: noise: bad rate '2' (want a fraction from 0 to 1)" },
 	{ "cache L1D size=32K line=64 ways=8 latency=4\nmemory latency=9\n"

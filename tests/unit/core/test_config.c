@@ -109,7 +109,7 @@ static void test_bad_file(void)
 	static const char want[] =
 		"3: on_finish: \"sleep\" is not one of shutdown, reboot, return; using reboot\n"
 		"4: unknown key \"colour\"; known keys are profile, method, probes, arena, "
-		"on_finish, finish_delay, serial_port, seed, rounds, cores\n"
+		"on_finish, finish_delay, serial_port, seed, rounds, cores, start_cpu\n"
 		"5: \"method timing\": missing '='; expected key = value\n"
 		"6: finish_delay: \"3601\" is not a number of seconds from 0 to 3600; using 30\n"
 		"7: serial_port: \"0x10000\" is not an I/O port number up to 0xffff (like 0x3f8) "
@@ -169,7 +169,7 @@ static void test_garbage(void)
 	static const char want[] =
 		"1: \"\\x1b[2J\\x07\\x22\\x5c\\xff\\x00a\": missing '='; expected key = value\n"
 		"2: unknown key \"key\\x01\"; known keys are profile, method, probes, arena, "
-		"on_finish, finish_delay, serial_port, seed, rounds, cores\n"
+		"on_finish, finish_delay, serial_port, seed, rounds, cores, start_cpu\n"
 		"3: profile: \"\\x80\\x81\" is not one of quick, full; using quick\n"
 		"4: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"...: missing '='; expected key = value\n";
 	char text[sizeof(bin) - 1 + 101];
@@ -228,7 +228,7 @@ static bool same_config(const struct mp_config *a, const struct mp_config *b)
 	       strcmp(a->probes, b->probes) == 0 && a->arena_bytes == b->arena_bytes &&
 	       a->on_finish == b->on_finish && a->finish_delay == b->finish_delay &&
 	       a->serial_port == b->serial_port && a->seed == b->seed && a->rounds == b->rounds &&
-	       a->cores == b->cores;
+	       a->cores == b->cores && a->start_cpu == b->start_cpu;
 }
 
 /* Show c, check the text, then parse it one word a line over `over`: c again. */
@@ -287,6 +287,26 @@ static void test_cores(void)
 	}
 }
 
+static void test_start_cpu(void)
+{
+	static const struct { const char *value; int ok; enum mp_start start; } cases[] = {
+		{ "quietest", 1, MP_START_QUIETEST }, { "first", 1, MP_START_FIRST },
+		{ "boot", 0, 0 }, { "", 0, 0 },
+	};
+	struct mp_config c;
+	char why[160];
+
+	mp_config_defaults(&c);
+	CHECK(c.start_cpu == MP_START_QUIETEST, "start_cpu defaults to quietest");
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mp_config_defaults(&c);
+		c.start_cpu = (enum mp_start)7;
+		CHECK((mp_config_set(&c, "start_cpu", cases[i].value, why, sizeof(why)) == 0) ==
+			      cases[i].ok && (!cases[i].ok || c.start_cpu == cases[i].start),
+		      "start_cpu=%s %s", cases[i].value, cases[i].ok ? "accepted" : "refused");
+	}
+}
+
 static void test_show(void)
 {
 	struct mp_config def, full, odd, over;
@@ -294,19 +314,22 @@ static void test_show(void)
 
 	mp_config_defaults(&def);
 	parse(&full, &out, "profile=full\nmethod=both\nprobes=latency, tlb\narena=1G\n"
-			   "on_finish=return\nfinish_delay=3600\nserial_port=0x2f8\nseed=0xfeed\nrounds=7\ncores=12");
+			   "on_finish=return\nfinish_delay=3600\nserial_port=0x2f8\nseed=0xfeed\nrounds=7\ncores=12\n"
+			   "start_cpu=first");
 	parse(&odd, &out, "method=counters\narena=12345\non_finish=reboot\nfinish_delay=0\n"
 			  "serial_port=none\nseed=18446744073709551615\ncores=boot");
 	over = full;
 	check_show(&def, &over, "profile=quick method=auto probes=all arena=256M "
-		   "on_finish=shutdown finish_delay=30 serial_port=0x3f8 seed=1 rounds=auto cores=all", "defaults");
+		   "on_finish=shutdown finish_delay=30 serial_port=0x3f8 seed=1 rounds=auto cores=all "
+		   "start_cpu=quietest", "defaults");
 	over = def;
 	check_show(&full, &over, "profile=full method=both probes=latency,tlb arena=1G "
-		   "on_finish=return finish_delay=3600 serial_port=0x2f8 seed=65261 rounds=7 cores=12", "full");
+		   "on_finish=return finish_delay=3600 serial_port=0x2f8 seed=65261 rounds=7 cores=12 "
+		   "start_cpu=first", "full");
 	over = full;
 	check_show(&odd, &over, "profile=quick method=counters probes=all arena=12345 "
-		   "on_finish=reboot finish_delay=0 serial_port=none seed=18446744073709551615 rounds=auto cores=boot",
-		   "odd");
+		   "on_finish=reboot finish_delay=0 serial_port=none seed=18446744073709551615 rounds=auto cores=boot "
+		   "start_cpu=quietest", "odd");
 }
 
 int main(void)
@@ -318,6 +341,7 @@ int main(void)
 	test_garbage();
 	test_set();
 	test_cores();
+	test_start_cpu();
 	test_wants();
 	test_show();
 	test_rounds();

@@ -99,6 +99,17 @@ static void check_select(struct mp_platform *p, uint32_t n, int *os)
 	CHECK(mp_cpu_select(p, n) != MP_OK, "cpu %u (one past the last) refused", n);
 }
 
+/* cpu_home: the last CPU becomes CPU 0, and runs there; the first takes its number. */
+static void check_home(struct mp_platform *p, uint32_t n, const int *os)
+{
+	CHECK(p->ops->cpu_home(p, n - 1) == MP_OK && sched_getcpu() == os[n - 1],
+	      "home cpu %u: the process runs on kernel CPU %d", n - 1, os[n - 1]);
+	CHECK(mp_cpu_select(p, n - 1) == MP_OK && sched_getcpu() == os[0],
+	      "then cpu %u is the kernel's CPU %d, where it started", n - 1, os[0]);
+	CHECK(p->ops->cpu_home(p, n - 1) == MP_OK && sched_getcpu() == os[0],
+	      "home again: back where it started");
+}
+
 static void check_beside(struct mp_platform *p, uint8_t *mine, uint8_t *theirs)
 {
 	struct mp_run r = { .op = MP_OP_LOAD_SWEEP, .start = mine, .stride = 64,
@@ -145,6 +156,7 @@ int main(void)
 
 		check_beside(p, a, b);
 		check_pingpong(p, line);
+		check_home(p, n, os);
 		free(a);
 		free(b);
 		free(line);
