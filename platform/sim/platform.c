@@ -42,7 +42,7 @@ struct simp {
 	struct mp_platform p;
 	struct mp_sim *sim;
 	uint64_t next;           /* where the next mapping goes, when free */
-	uint32_t home;           /* the simulator's CPU that is the seam's CPU 0 (cpu_home) */
+	uint32_t order[MP_SIM_MAX_CPUS]; /* the simulator's CPU of each seam number (cpu_home) */
 };
 
 /* The first mapping's host address: far from what the host maps by itself. */
@@ -254,12 +254,10 @@ static bool next_to(struct cursor *c, void *arg)
 	return mp_sim_beside(c->sp->sim, c->r->steps, &run, b->other, &load);
 }
 
-/* The simulator's CPU of the seam's `cpu`: CPU 0 and the home swap numbers. */
+/* The simulator's CPU of the seam's `cpu` (cpu itself past the model's CPUs). */
 static uint32_t sim_cpu(struct mp_platform *p, uint32_t cpu)
 {
-	uint32_t home = me(p)->home;
-
-	return cpu == 0 ? home : cpu == home ? 0 : cpu;
+	return cpu < mp_sim_cpus(me(p)->sim) ? me(p)->order[cpu] : cpu;
 }
 
 static enum mp_status sp_run_beside(struct mp_platform *p, const struct mp_run *r,
@@ -297,9 +295,12 @@ static enum mp_status sp_cpu_select(struct mp_platform *p, uint32_t cpu)
 
 static enum mp_status sp_cpu_home(struct mp_platform *p, uint32_t cpu)
 {
+	uint32_t *o = me(p)->order, was = o[0];
+
 	if (cpu >= mp_sim_cpus(me(p)->sim))
 		return MP_UNSUPPORTED;
-	me(p)->home = sim_cpu(p, cpu);
+	o[0] = o[cpu];
+	o[cpu] = was;
 	return sp_cpu_select(p, 0);
 }
 
@@ -445,6 +446,8 @@ struct mp_platform *mp_sim_open(const struct mp_sim_model *m, const struct mp_ou
 		return NULL;
 	}
 	sp->next = SIM_VA_BASE;
+	for (uint32_t i = 0; i < MP_SIM_MAX_CPUS; i++)
+		sp->order[i] = i;
 	sp->p = (struct mp_platform){
 		.name = MP_SIM_PLATFORM,
 		.tick_hz = m->clock_hz,

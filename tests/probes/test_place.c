@@ -42,9 +42,16 @@ static int open_two(struct ps_run *s, bool busy, enum mp_start start)
 	return ps_platform(&s->full, s->name, &s->p, &s->r);
 }
 
+/* The APIC ID of the seam's CPU `cpu`, or -1. */
+static long apic_of(struct mp_platform *p, uint32_t cpu)
+{
+	struct mp_cpu_info i;
+
+	return p->ops->cpu_info(p, cpu, &i) == MP_OK ? (long)i.apic_id : -1;
+}
+
 static void quietest_moves(void)
 {
-	struct mp_cpu_info i0, i1;
 	struct ps_run s;
 	const struct mp_cache *l1;
 
@@ -53,8 +60,7 @@ static void quietest_moves(void)
 	mp_place(s.p, &s.cfg, &s.r);
 	CHECK(ps_note(&s.r, "start_cpu: the suite runs on the CPU of APIC ID 1") != NULL,
 	      "%s: the suite moves to the quiet core, and says so", s.name);
-	CHECK(s.p->ops->cpu_info(s.p, 0, &i0) == MP_OK && i0.apic_id == 1 &&
-	      s.p->ops->cpu_info(s.p, 1, &i1) == MP_OK && i1.apic_id == 0,
+	CHECK(apic_of(s.p, 0) == 1 && apic_of(s.p, 1) == 0,
 	      "%s: the quiet core is CPU 0 now, the first CPU 1", s.name);
 	ps_probe(&s, "l1", mp_probe_l1);
 	l1 = l1_of(&s.r);
@@ -88,6 +94,9 @@ static void quiet_machine_stays(void)
 		return;
 	mp_place(s.p, &s.cfg, &s.r);
 	CHECK(ps_note(&s.r, "start_cpu") == NULL, "%s: no neighbour, no move", s.name);
+	CHECK(s.p->ops->cpu_home(s.p, 1) == MP_OK && apic_of(s.p, 0) == 1 && apic_of(s.p, 1) == 0 &&
+	      s.p->ops->cpu_home(s.p, 1) == MP_OK && apic_of(s.p, 0) == 0 && apic_of(s.p, 1) == 1,
+	      "%s: cpu_home swaps CPU 0 and the one named, and back", s.name);
 	ps_close(&s);
 }
 
