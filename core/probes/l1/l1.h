@@ -53,9 +53,11 @@ int mp_l1_spills_over_time(struct mp_compact_set *s, uint64_t stride, uint64_t n
  * leaves fit unsteadily, and when it rests for a moment one line more
  * fits.  The first try in which a span of the A lines fits decides; one in
  * which none does (a thread holding ways just then) is made again after a
- * rest, L1_TRIES times at most.  *slow: the share of the A lines' passes
- * slow beyond the baseline's in the deciding try.  Loads and serial code
- * chains alike.
+ * rest, L1_TRIES times at most.  Where the platform rests (time passes for
+ * a neighbour), a sharp edge is confirmed so once more, after a rest: one
+ * lucky try under a busy neighbour is not enough.  *slow: the share of the
+ * A lines' passes slow beyond the baseline's in the deciding try.  Loads
+ * and serial code chains alike.
  */
 enum mp_l1_edge {
 	MP_L1_EDGE_SHARP,

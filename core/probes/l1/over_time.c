@@ -158,14 +158,25 @@ static enum mp_l1_edge edge_now(struct mp_compact_set *s, uint64_t way, uint64_t
 	return spills ? MP_L1_EDGE_SHARP : MP_L1_EDGE_MORE;
 }
 
+/* The first try that is not held, tries after rests while held (L1_TRIES at most). */
+static enum mp_l1_edge first_unheld(struct mp_compact_set *s, uint64_t way, uint64_t ways,
+				    double *slow)
+{
+	enum mp_l1_edge e = edge_now(s, way, ways, slow);
+
+	for (unsigned tries = 0; e == MP_L1_EDGE_HELD && tries < L1_TRIES && rest(s); tries++)
+		e = edge_now(s, way, ways, slow);
+	return e;
+}
+
 enum mp_l1_edge mp_l1_edge_over_time(struct mp_compact_set *s, uint64_t way, uint64_t ways,
 				     double *slow)
 {
 	enum mp_l1_edge e;
 
 	*slow = 1.0;
-	e = edge_now(s, way, ways, slow);
-	for (unsigned tries = 0; e == MP_L1_EDGE_HELD && tries < L1_TRIES && rest(s); tries++)
-		e = edge_now(s, way, ways, slow);
+	e = first_unheld(s, way, ways, slow);
+	if (e == MP_L1_EDGE_SHARP && rest(s))
+		e = first_unheld(s, way, ways, slow);
 	return e;
 }
