@@ -63,13 +63,10 @@ static double slow_share(struct mp_compact_set *s, uint64_t way, uint64_t ways)
 {
 	struct mp_ref_stride x = mp_ref_xray(way, ways);
 	struct mp_steadiness m;
-	double sum = 0.0;
 
 	if (mp_compact_set_steadiness(s, &x, PLACE_PASSES, &m) != MP_OK)
 		return 1.0;
-	for (unsigned j = 0; j < MP_STEADY_SPANS; j++)
-		sum += m.slow[j] / MP_STEADY_SPANS;
-	return sum > m.noise ? sum - m.noise : 0.0;
+	return mp_steadiness_excess(&m);
 }
 
 /* Time every candidate; the index of the quietest (0 unless clearly quieter). */

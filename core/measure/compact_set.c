@@ -269,6 +269,15 @@ enum mp_status mp_compact_set_steadiness(struct mp_compact_set *s, const struct 
 	return st;
 }
 
+double mp_steadiness_excess(const struct mp_steadiness *m)
+{
+	double sum = 0.0;
+
+	for (unsigned j = 0; j < MP_STEADY_SPANS; j++)
+		sum += m->slow[j] / MP_STEADY_SPANS;
+	return sum > m->noise ? sum - m->noise : 0.0;
+}
+
 /* One round, timed again while its baseline moved (MP_COMPACT_SET_RETIMES times at most). */
 static int round_trip(struct mp_compact_set *s, const struct mp_ref_stride *shape, unsigned stable)
 {

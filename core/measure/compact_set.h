@@ -133,5 +133,7 @@ struct mp_steadiness {
 /* Loads (passes of MP_SHORT_WINDOW_STEPS); MP_ENOMEM where the set does not fit the memory. */
 enum mp_status mp_compact_set_steadiness(struct mp_compact_set *s, const struct mp_ref_stride *shape,
 					 unsigned passes, struct mp_steadiness *out);
+/* The set's share of slow passes over all its spans beyond the baseline's (0 at least). */
+double mp_steadiness_excess(const struct mp_steadiness *m);
 
 #endif

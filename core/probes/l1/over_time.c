@@ -127,13 +127,10 @@ static enum span span_of(const struct mp_steadiness *m, unsigned j)
 static enum mp_l1_edge judge(const struct mp_steadiness *m, double *slow)
 {
 	unsigned count[SPAN_HELD + 1] = { 0 };
-	double sum = 0.0;
 
-	for (unsigned j = 0; j < MP_STEADY_SPANS; j++) {
+	for (unsigned j = 0; j < MP_STEADY_SPANS; j++)
 		count[span_of(m, j)]++;
-		sum += m->slow[j] / MP_STEADY_SPANS;
-	}
-	*slow = sum > m->noise ? sum - m->noise : 0.0;
+	*slow = mp_steadiness_excess(m);
 	if (count[SPAN_MIXED] > 1)
 		return MP_L1_EDGE_UNSTEADY;
 	return count[SPAN_FITS] ? MP_L1_EDGE_SHARP : MP_L1_EDGE_HELD;
