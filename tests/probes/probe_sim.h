@@ -212,6 +212,18 @@ static inline void ps_close(struct ps_run *s)
 	mp_sim_close(s->p);
 }
 
+/* Nothing wrong recorded for the model's cache mc: got's size and ways each mc's, or not measured. */
+static inline void ps_check_no_wrong(const struct ps_run *s, const char *what,
+				     const struct mp_sim_cache_model *mc, const struct mp_cache *got)
+{
+	CHECK(!got || got->size_bytes == MP_NA || got->size_bytes == (int64_t)mc->size,
+	      "%s: no wrong %s size recorded (%lld)", s->name, what,
+	      got ? (long long)got->size_bytes : -1LL);
+	CHECK(!got || got->ways == MP_NA || got->ways == (int64_t)mc->ways,
+	      "%s: no wrong %s ways recorded (%lld)", s->name, what,
+	      got ? (long long)got->ways : -1LL);
+}
+
 /* The model's data or unified cache of a level, or NULL. */
 static inline const struct mp_sim_cache_model *ps_cache(const struct mp_sim_model *m,
 							     int32_t level)

@@ -134,11 +134,7 @@ static void check_honest(const struct ps_run *s, const struct mp_sim_cache_model
 	const struct mp_cache *got = recorded(&s->r);
 
 	printf("INFO %s: %s\n", s->name, s->r.probes[0].message);
-	CHECK(!got || got->size_bytes == MP_NA || got->size_bytes == (int64_t)mc->size,
-	      "%s: no wrong L1I size recorded (%lld)", s->name,
-	      got ? (long long)got->size_bytes : -1LL);
-	CHECK(!got || got->ways == MP_NA || got->ways == (int64_t)mc->ways,
-	      "%s: no wrong L1I ways recorded (%lld)", s->name, got ? (long long)got->ways : -1LL);
+	ps_check_no_wrong(s, "L1I", mc, got);
 }
 
 /* Each model's L1I under a neighbour: exact where it leaves 3/4 of the ways half the time. */

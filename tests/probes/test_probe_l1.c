@@ -66,16 +66,12 @@ static void check_exact(const struct ps_run *s, const struct mp_sim_cache_model 
 /* Where it cannot be exact: nothing wrong recorded, and a reason given. */
 static void check_honest(const struct ps_run *s, const char *why, const struct mp_cache *got)
 {
-	bool exact = got && got->size_bytes == (int64_t)ps_cache(&s->model, 1)->size;
-
 	const struct mp_sim_cache_model *mc = ps_cache(&s->model, 1);
+	bool exact = got && got->size_bytes == (int64_t)mc->size;
 
 	printf("INFO %s: L1 %s (%s): %s\n", s->name, exact ? "exact all the same" : "not exact",
 	       why, s->r.probes[0].message);
-	CHECK(!got || got->size_bytes == MP_NA || exact, "%s: no wrong L1 size recorded",
-	      s->name);
-	CHECK(!got || got->ways == MP_NA || got->ways == (int64_t)mc->ways,
-	      "%s: no wrong L1 ways recorded", s->name);
+	ps_check_no_wrong(s, "L1", mc, got);
 	CHECK(s->r.probes[0].message[0] != '\0', "%s: the probe says why", s->name);
 }
 
