@@ -447,6 +447,30 @@ static void folded_index(void)
 }
 
 /*
+ * An L2 that evicts a line picked at random, under an LRU L1 (measure.c,
+ * sparing): in two passes a set of its ways takes the victim only now and
+ * then, and tests of two passes find no set; tests of 32 find its 512K
+ * 8-way 64 B at seeds 1 and 2, and a note says which passes it took.
+ */
+static void random_l2(void)
+{
+	static const char *const text =
+		"name = random-l2\nclock freq=2G\n"
+		"cache L1D size=32K line=64 ways=8 latency=4\n"
+		"cache L2 size=512K line=64 ways=8 latency=14 replacement=random seed=3\n"
+		"memory latency=200\nframes mode=scattered seed=5\n";
+	struct ps_run s;
+
+	exact_at_seeds("random-l2", text, 2, 2, 2, "the random L2");
+	if (!ps_open_text(&s, "random-l2", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+		return;
+	probes(&s);
+	CHECK(ps_note(&s.r, "with 32, its sets evict the victim") != NULL,
+	      "random-l2: a note says the sets took 32 passes");
+	ps_close(&s);
+}
+
+/*
  * A last level shared with others, as on a virtual machine: "levels" finds
  * a small part of it (here its effective size cut to a 64th), so the pool
  * taken from its effective size holds too few lines per class.  In the
@@ -1199,6 +1223,8 @@ int main(int argc, char **argv)
 		bimodal_last_level();
 	if (argc == 1 || strstr("folded", argv[1]) != NULL)
 		folded_index();
+	if (argc == 1 || strstr("random", argv[1]) != NULL)
+		random_l2();
 	if (argc == 1 || strstr("rounds", argv[1]) != NULL) {
 		count_once();
 		search_once();
