@@ -42,6 +42,7 @@ struct field {
 	enum mp_param p;
 	int64_t found[MP_ROUNDS_MAX];
 	struct mp_tally t;
+	struct mp_tally tie;    /* two measured values tied for the most votes (split) */
 };
 
 #define MAX_FIELDS ((MP_MAX_CACHES + MP_MAX_TLBS) * MP_PARAM_COUNT)
@@ -159,6 +160,48 @@ static void not_found(struct field *f, unsigned n)
 	f->t.votes = (int32_t)(n - found_in(&f->k, n));
 }
 
+/*
+ * The parameters a tie between two measured values leaves not measured:
+ * the hardware's own values, one of which is wrong.  The effective size is
+ * a point on a curve, which rounds find a step or two apart (this guest's
+ * shared L2 gave 1408K and 1504K in 2 rounds of 9 each), and the other
+ * probes take it as it is: the tie rule stands there.
+ */
+static const bool tie_unmeasured[MP_PARAM_COUNT] = {
+	[MP_PARAM_SIZE] = true,           [MP_PARAM_LINE] = true,
+	[MP_PARAM_WAYS] = true,           [MP_PARAM_WRITE_ALLOCATE] = true,
+	[MP_PARAM_REPLACEMENT] = true,    [MP_PARAM_ENTRIES] = true,
+	[MP_PARAM_INCLUSION] = true,
+};
+
+/*
+ * Two measured values with the most votes alike are no determination:
+ * the field is won by "not measured" (the rounds that did not measure it,
+ * perhaps none), the two kept in f->tie for a note (note_ties).  A tie went
+ * to the value that reached its votes first: on this project's AMD EPYC
+ * guest evset's quick rounds found its L2 16-way and 15-way (a thread
+ * sharing the core held a way), and the order of the rounds picked 16; in
+ * the other order 15 would have stood, marked unstable.  A tie with "not
+ * measured" keeps its rule: a round that found the level but not the value
+ * is no vote for another.
+ */
+static void split(struct field *f, unsigned n)
+{
+	unsigned none = 0;
+
+	f->tie.of = 0;
+	if (!tie_unmeasured[f->p] || f->t.value == MP_NA || f->t.runner_up == MP_NA ||
+	    f->t.runner_up_votes < f->t.votes)
+		return;
+	for (unsigned j = 0; j < n; j++)
+		none += f->found[j] == MP_NA;
+	f->tie = f->t;
+	f->t.runner_up = f->t.value;
+	f->t.runner_up_votes = f->t.votes;
+	f->t.value = MP_NA;
+	f->t.votes = (int32_t)none;
+}
+
 /* Tally every field over the first n rounds; how many the probe determined. */
 static unsigned tally(unsigned n)
 {
@@ -173,6 +216,7 @@ static unsigned tally(unsigned n)
 		for (unsigned j = 0; j < n; j++)
 			f->found[j] = value_in(&rounds[j], f);
 		mp_tally_count(f->found, n, &f->t);
+		split(f, n);
 		not_found(f, n);
 		if (!determined(f, n))
 			f->t.of = 0;            /* not this probe's: no vote */
@@ -305,6 +349,27 @@ static void note_retried(struct mp_result *r, const char *probe)
 	mp_result_add_note(r, text);
 }
 
+/* A note for every field split leaves not measured, naming its two values. */
+static void note_ties(struct mp_result *r, const char *probe)
+{
+	for (unsigned i = 0; i < nfields; i++) {
+		const struct field *f = &fields[i];
+		char text[MP_NOTE_LEN], label[MP_NOTE_LEN];
+		struct mp_buf b;
+
+		if (f->t.of == 0 || f->tie.of == 0)
+			continue;
+		mp_param_label(label, sizeof(label), &f->k.s, f->p);
+		mp_buf_init(&b, text, sizeof(text));
+		mp_buf_printf(&b, "%s: %s not measured: the rounds split, ", probe, label);
+		mp_param_put(&b, f->p, f->tie.value);
+		mp_buf_printf(&b, " in %d and ", (int)f->tie.votes);
+		mp_param_put(&b, f->p, f->tie.runner_up);
+		mp_buf_printf(&b, " in %d of %d", (int)f->tie.runner_up_votes, (int)f->tie.of);
+		mp_result_add_note(r, text);
+	}
+}
+
 static void run_round(struct mp_platform *p, const struct mp_config *cfg,
 		      const struct mp_probe_def *def, int32_t self, unsigned i)
 {
@@ -379,6 +444,7 @@ void mp_rounds_run(struct mp_platform *p, const struct mp_config *cfg, struct mp
 	apply(r, def->name);
 	say_dropped(self, drop_unfound(r, n));
 	note_retried(r, def->name);
+	note_ties(r, def->name);
 	for (unsigned i = 0; i < nfields; i++) {
 		voted += fields[i].t.of > 0;
 		unstable += fields[i].t.of > 0 && !mp_tally_stable(&fields[i].t);

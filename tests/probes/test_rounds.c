@@ -25,7 +25,7 @@ static const char tiny[] =
 #define FAILS (-2)
 static const int64_t *script;
 static unsigned nscript, calls;
-/* Also an L1 of 32K 8-way in even rounds, 48K 12-way in odd ones. */
+/* Also an L1 of 48K 12-way, its size and ways measured in even rounds only. */
 static bool anchored;
 
 /* One round: an L2 of the script's next size (none for 0), 8 ways, and a curve naming the round. */
@@ -50,8 +50,8 @@ static void scripted(struct mp_ctx *c)
 
 		l1->level = 1;
 		l1->type = MP_KIND_DATA;
-		l1->size_bytes = calls % 2 ? 48 * K : 32 * K;
-		l1->ways = l1->size_bytes / (4 * K);
+		l1->size_bytes = calls % 2 ? MP_NA : 48 * K;
+		l1->ways = calls % 2 ? MP_NA : 12;
 	}
 	snprintf(name, sizeof(name), "round-%u", calls);
 	if (c->self)
@@ -105,10 +105,10 @@ static void test_split_then_certain(void)
 	      s.r.curves[0].name);
 }
 
-/* 1M, 2M alternating, then 4M: no winner is certain, the maximum ends it, the vote is split. */
+/* 2M, 1M, 2M, 4M, 8M: no winner is certain, the maximum ends it, the vote is split. */
 static void test_unstable(void)
 {
-	const int64_t sizes[] = { 2048 * K, 1024 * K, 2048 * K, 1024 * K, 4096 * K };
+	const int64_t sizes[] = { 2048 * K, 1024 * K, 2048 * K, 4096 * K, 8192 * K };
 	struct mp_source *doc;
 	struct mp_doc_cache *dc;
 	const struct mp_vote *v = run(sizes, 5, MP_ROUNDS_AUTO);
@@ -124,6 +124,31 @@ static void test_unstable(void)
 	CHECK(s.r.audit.nverdicts == 1 && s.r.audit.verdicts[0].measured == 2048 * K &&
 	      !mp_verdict_disagrees(&s.r.audit.verdicts[0]),
 	      "an unstable measurement against the documented 1M is no disagreement");
+}
+
+/*
+ * Two measured values tied for the most votes: the size is not measured
+ * (whichever round came first), a note names both, and the ways the
+ * rounds agree on stand.  A tie with "not measured" is another matter
+ * (test_found_as_often_as_not).
+ */
+static void test_tie(void)
+{
+	const int64_t two[] = { 2048 * K, 1024 * K }, four[] = { 1024 * K, 2048 * K, 1024 * K,
+								  2048 * K, 4096 * K };
+	const struct mp_cache *c;
+	const struct mp_vote *v = run(two, 2, 2);
+
+	c = mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED);
+	CHECK(v && v->value == MP_NA && v->votes == 0 && v->of == 2 && v->runner_up == 2048 * K &&
+	      v->runner_up_votes == 1 && v->stable == MP_NO,
+	      "2M and 1M, 1 round each: not measured, 0 of 2");
+	CHECK(c && c->size_bytes == MP_NA && c->ways == 8, "the L2 recorded: its ways, no size");
+	CHECK(ps_note(&s.r, "scripted: L2 unified size not measured: the rounds split, 2M in 1 "
+			    "and 1M in 1 of 2") != NULL, "a note names the two values");
+	v = run(four, 5, MP_ROUNDS_AUTO);
+	CHECK(v && v->value == MP_NA && v->runner_up == 1024 * K && v->runner_up_votes == 2 &&
+	      v->of == 5, "1M and 2M, 2 rounds of 5 each: not measured");
 }
 
 static void test_fixed_rounds(void)
@@ -155,7 +180,8 @@ static void test_nothing_determined(void)
 /*
  * A level found in one round of two is not recorded, its votes won by not
  * measured, even where the round kept whole is the one that found it (an
- * L1 split 1 to 1 makes it the first round); found in two of three it is.
+ * L1 measured in the first round only makes it that round: a tie with "not
+ * measured" goes to the value); found in two of three it is.
  * A level found in both rounds, one of which did not measure its size,
  * keeps the size the other found.
  */
@@ -265,6 +291,7 @@ int main(void)
 	test_unanimous();
 	test_split_then_certain();
 	test_unstable();
+	test_tie();
 	test_fixed_rounds();
 	test_nothing_determined();
 	test_found_as_often_as_not();
