@@ -471,6 +471,68 @@ static void random_l2(void)
 }
 
 /*
+ * A physically indexed L1 whose way spans two pages, on scattered frames:
+ * X-Ray's sets give other answers elsewhere in memory, so the l1 probe
+ * records no geometry, and evset measures the L1 first (two classes at a
+ * page offset: probe.c, levels; measure.c, l1_spans_pages), then the L2
+ * under it.  Before, evset needed the l1 probe's L1 and measured nothing.
+ */
+static void physical_l1(void)
+{
+	static const char *const text =
+		"name = physical-l1\nclock freq=2G\n"
+		"cache L1D size=32K line=64 ways=4 latency=4 index=physical\n"
+		"cache L2 size=1M line=64 ways=16 latency=16\n"
+		"memory latency=200\nframes mode=scattered seed=7\n";
+	const struct mp_cache *l1, *l2;
+	struct mp_probe *ev;
+	struct ps_run s;
+
+	if (!ps_open_text(&s, "physical-l1", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+		return;
+	ev = probes(&s);
+	l1 = found(&s.r, 1);
+	l2 = found(&s.r, 2);
+	CHECK(l1 && l1->size_bytes == 32 << 10 && l1->ways == 4 && l1->line_bytes == 64 &&
+	      l1->method == MP_METHOD_EVSETS, "physical-l1: the L1 32K 4-way 64 B by eviction sets "
+	      "(%s)", ev->message);
+	CHECK(l2 && l2->size_bytes == 1 << 20 && l2->ways == 16 && l2->line_bytes == 64,
+	      "physical-l1: the L2 1M 16-way 64 B under it (%s)", ev->message);
+	ps_close(&s);
+}
+
+/*
+ * An L1 of a page a way (32K 8-way) whose last two ways a thread sharing
+ * the core never leaves, on scattered frames: the l1 probe refuses it (no
+ * sharp edge), and evset, which then looks for the L1, must not record
+ * what the thread leaves (24K 6-way): its lines at a page offset are of
+ * one class, the l1 probe's to measure (measure.c, l1_spans_pages).
+ */
+static void busy_l1(void)
+{
+	static const char *const text =
+		"name = busy-l1\nclock freq=2G\n"
+		"cache L1D size=32K line=64 ways=8 latency=4\n"
+		"cache L2 size=1M line=64 ways=16 latency=16\n"
+		"memory latency=200\nframes mode=scattered seed=7\n"
+		"neighbour ways=2 level=1 on=1099511627776 off=1 extra=1 extra_on=2048 "
+		"extra_off=6144\n";
+	const struct mp_cache *l1;
+	struct mp_probe *ev;
+	struct ps_run s;
+
+	if (!ps_open_text(&s, "busy-l1", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+		return;
+	ev = probes(&s);
+	l1 = found(&s.r, 1);
+	CHECK(l1 && l1->size_bytes == MP_NA && l1->ways == MP_NA,
+	      "busy-l1: no L1 geometry recorded (%s)", ev->message);
+	CHECK(strstr(ev->message, "L1 not measured: its lines at a page offset are of one class"),
+	      "busy-l1: evset says why its L1 is not recorded (%s)", ev->message);
+	ps_close(&s);
+}
+
+/*
  * A last level shared with others, as on a virtual machine: "levels" finds
  * a small part of it (here its effective size cut to a 64th), so the pool
  * taken from its effective size holds too few lines per class.  In the
@@ -1225,6 +1287,10 @@ int main(int argc, char **argv)
 		folded_index();
 	if (argc == 1 || strstr("random", argv[1]) != NULL)
 		random_l2();
+	if (argc == 1 || strstr("physical l1", argv[1]) != NULL) {
+		physical_l1();
+		busy_l1();
+	}
 	if (argc == 1 || strstr("rounds", argv[1]) != NULL) {
 		count_once();
 		search_once();

@@ -10,7 +10,9 @@
  *
  * Each level is told from the next by latency: a victim that loads slower
  * than halfway between the two left the level.  The levels and latencies
- * come from the "levels" probe, the L1's from "latency" and "l1".  This
+ * come from the "levels" probe, the L1's from "latency" and "l1".  Where
+ * "l1" recorded no geometry, the L1 is measured here first, and stands
+ * only where its way spans pages (measure.c, l1_spans_pages).  This
  * file is the run: its memory, its victim, the levels in turn
  * (core/probes/evset/run.h names the others).
  */
@@ -101,15 +103,33 @@ static void pool_short(struct run *rn, struct level *lv)
 	mp_result_add_note(rn->c->r, text);
 }
 
+/* The L1's ways and way from its record: is its geometry known? */
+static bool l1_geometry(struct run *rn)
+{
+	const struct mp_cache *l1 = mp_result_find_cache(rn->c->r, 1, MP_KIND_DATA);
+
+	if (!l1 || l1->ways <= 0 || l1->size_bytes <= 0)
+		return false;
+	rn->l1_ways = (uint64_t)l1->ways;
+	rn->l1_way = (uint64_t)(l1->size_bytes / l1->ways);
+	return true;
+}
+
+/*
+ * The levels in turn, from the L2, or from the L1 where its geometry is
+ * not known (evset_measure decides whether it may be recorded): the
+ * levels below it need its ways and way.
+ */
 static void levels(struct run *rn)
 {
+	int32_t first = l1_geometry(rn) ? 2 : 1;
 	struct mp_buf msg;
 
 	mp_buf_init(&msg, rn->c->self->message, sizeof(rn->c->self->message));
-	for (int32_t i = 2; i <= MP_MAX_CACHES; i++) {
+	for (int32_t i = first; i <= MP_MAX_CACHES; i++) {
 		struct level lv;
 
-		mp_progress(rn->c->p, "evset", (uint64_t)(i - 2), MP_MAX_CACHES - 1);
+		mp_progress(rn->c->p, "evset", (uint64_t)(i - first), MP_MAX_CACHES);
 		if (!level_of(rn, i, &lv))
 			break;
 		if (evset_measure(rn, &lv) < 0)
@@ -117,11 +137,13 @@ static void levels(struct run *rn)
 		pool_short(rn, &lv);
 		evset_note_method(rn, &lv, evset_settle(rn, level_rec(rn->c->r, i), &lv));
 		evset_describe(&msg, &lv);
+		if (i == 1 && !l1_geometry(rn))
+			break;
 	}
 	if (!msg.len)
 		mp_buf_puts(&msg, "no level below the L1 has the effective capacity and the "
 				  "latencies, its own and the next's, that a pool is made from (probe levels)");
-	mp_progress(rn->c->p, "evset", MP_MAX_CACHES - 1, MP_MAX_CACHES - 1);
+	mp_progress(rn->c->p, "evset", MP_MAX_CACHES, MP_MAX_CACHES);
 }
 
 /* Does the platform give physically contiguous memory (then compact sets work)? */
@@ -180,14 +202,13 @@ static uint64_t usual_pages(const struct run *rn)
 	return pages < evset_arena_pages(rn) ? pages : evset_arena_pages(rn);
 }
 
-static bool l1_known(struct mp_ctx *c, struct run *rn)
+/* The L1's latency from its record (probe latency): is it known? */
+static bool l1_latency(struct mp_ctx *c, struct run *rn)
 {
 	const struct mp_cache *l1 = mp_result_find_cache(c->r, 1, MP_KIND_DATA);
 
-	if (!l1 || l1->ways <= 0 || l1->size_bytes <= 0 || mp_is_na(l1->latency_ns))
+	if (!l1 || mp_is_na(l1->latency_ns))
 		return false;
-	rn->l1_ways = (uint64_t)l1->ways;
-	rn->l1_way = (uint64_t)(l1->size_bytes / l1->ways);
 	rn->l1_lat = ns_to_ticks(c->p, l1->latency_ns);
 	return true;
 }
@@ -219,8 +240,8 @@ void mp_probe_evset(struct mp_ctx *c)
 		evset_counts_forgotten();
 		evset_searches_forgotten();
 	}
-	if (!l1_known(c, &rn))
-		return mp_probe_unsupported(c, "needs the L1's ways and latency (probes latency, l1)");
+	if (!l1_latency(c, &rn))
+		return mp_probe_unsupported(c, "needs the L1's latency (probe latency)");
 	if (!level_rec(c->r, 2) || mp_is_na(level_rec(c->r, 2)->latency_ns))
 		return mp_probe_unsupported(c, "needs the levels' latencies (probe levels)");
 	rn.contiguous = contiguous(c);
