@@ -90,7 +90,8 @@ void evset_tester(struct run *rn, struct level *lv, struct mp_evset *e)
 	 * Not past EVSET_NEXT_RATIO times this level's, where a level
 	 * "levels" missed may lie (below).
 	 */
-	e->slow = (uint64_t)(rn->hit.least - rn->l1_lat + next_bound(lv));
+	e->slow = lv->missed ? UINT64_MAX
+			     : (uint64_t)(rn->hit.least - rn->l1_lat + next_bound(lv));
 }
 
 /* Groups of lines that take the victim out of the levels above only (time_above). */
@@ -379,6 +380,8 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 		return -1;
 	if ((double)out.least < EVSET_APART * (double)in.least)
 		return lv->why = no_slower, 0;
+	if (lv->missed)         /* no latency from "levels": the victim's own, in ticks */
+		lv->lat = (double)in.least - rn->hit.least + rn->l1_lat;
 	/* Not past the next level: the whole pool may evict the victim from it too. */
 	e->slow = (in.least + out.least) / 2 < e->slow ? (in.least + out.least) / 2 : e->slow;
 	if (e->slow <= in.least)

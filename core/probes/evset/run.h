@@ -45,6 +45,7 @@ struct level {
 	bool inpage;            /* its tail lies beside the victim in the pages (calibrate.c) */
 	bool doubt;             /* the count found sets of another size than the ways */
 	bool alone;             /* no second class bore the ways out: they rest on the victim's set */
+	bool missed;            /* documented, not found by "levels": lat from the victim (calibrate.c) */
 	uint64_t ways, line, size;
 	uint64_t classes;       /* its classes at a page offset, once a count completed */
 	uint64_t counted;       /* the classes a count found, complete or not (within: above's one) */
