@@ -84,6 +84,13 @@ static int stops_later(struct run *rn, const struct mp_evset *e, const struct le
 	return 0;
 }
 
+/* Why the ways are undone by a set a line short (a_line_short). */
+static const char short_most[] = "its minimal set a line short evicted the victim in most tests "
+				 "(a replacement that does not always take the oldest line)";
+static const char short_now[] = "its minimal set a line short evicted the victim now and then "
+				"(a replacement that does not always take the oldest line, or a "
+				"thread sharing it)";
+
 /*
  * Is the victim's minimal set bigger than the ways?  Under LRU fewer lines
  * than the ways fit beside the victim, while a replacement that does not
@@ -117,12 +124,7 @@ static int a_line_short(struct run *rn, const struct mp_evset *e, struct level *
 		return 0;
 	if (borne && (st = stops_later(rn, e, lv)) != 0)
 		return st < 0 ? -1 : 0;
-	return line_only(lv, borne ? "its minimal set a line short evicted the victim in most "
-				     "tests (a replacement that does not always take the oldest "
-				     "line)"
-				   : "its minimal set a line short evicted the victim now and then "
-				     "(a replacement that does not always take the oldest line, or a "
-				     "thread sharing it)");
+	return line_only(lv, borne ? short_most : short_now);
 }
 
 /*
@@ -236,6 +238,22 @@ static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_
 	}
 }
 
+/*
+ * Could a replacement that spares the victim be why no geometry came out?
+ * Not where no prefix of the pool evicted it (the whole pool misses many
+ * times a pass: a random replacement takes the victim in two passes), nor
+ * where a set a line short evicted it (its lines and the victim fit: a
+ * thread that holds a way does that, and more passes give it more
+ * chances; on this guest the L2's second round lost its ways so in 4 runs
+ * of 6, and the 32 passes spent the rest of its time: evset 4.7 s for 2.7
+ * in the quick profile), nor where the time bound passed.
+ */
+static bool spares(const char *why)
+{
+	return why != evset_find_why[0] && why != evset_find_why[2] && why != short_most &&
+	       why != short_now;
+}
+
 /* Levels whose geometry took EVSET_SPARING_PASSES passes in an earlier round (sparing). */
 static bool spared[MP_MAX_CACHES + 1];
 
@@ -263,7 +281,7 @@ static int sparing(struct run *rn, struct level *lv, const struct level *calibra
 	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
-	if (lv->ways || why == evset_find_why[2] || calib->passes == EVSET_SPARING_PASSES ||
+	if (lv->ways || !spares(why) || calib->passes == EVSET_SPARING_PASSES ||
 	    mp_evset_late(&many))
 		return 0;
 	*lv = *calibrated;
