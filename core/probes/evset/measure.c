@@ -254,8 +254,13 @@ static bool spares(const char *why)
 	       why != short_now;
 }
 
-/* Levels whose geometry took EVSET_SPARING_PASSES passes in an earlier round (sparing). */
-static bool spared[MP_MAX_CACHES + 1];
+/*
+ * Levels whose geometry took EVSET_SPARING_PASSES passes in an earlier
+ * round, and levels whose search with them found none (sparing); the
+ * time that search may take at most, by profile.
+ */
+static bool spared[MP_MAX_CACHES + 1], unspared[MP_MAX_CACHES + 1];
+static const double sparing_seconds[] = { [MP_PROFILE_QUICK] = 3.0, [MP_PROFILE_FULL] = 20.0 };
 
 /*
  * Where no geometry came out of tests of EVSET_PASSES passes, and the
@@ -270,8 +275,11 @@ static bool spared[MP_MAX_CACHES + 1];
  * cost the levels whose sets were not found.  The later rounds of the
  * probe take them from the start (spared: a second round's search of
  * that L2 with 2 passes spent its time, and the one with 32 ran out of
- * it).  A note says which passes the geometry took.  0 (lv says what), -1
- * failed.
+ * it).  The search takes sparing_seconds at most, once a run of the probe
+ * (unspared): on this guest a full-profile search with 32 passes after the
+ * L2's reductions were lost to its busy sibling took the level's whole
+ * 180 s.  A note says which passes the geometry took.  0 (lv says what),
+ * -1 failed.
  */
 static int sparing(struct run *rn, struct level *lv, const struct level *calibrated,
 		   const struct mp_evset *calib, struct mp_evset *kept)
@@ -280,14 +288,19 @@ static int sparing(struct run *rn, struct level *lv, const struct level *calibra
 	const char *why = lv->why;
 	char text[MP_NOTE_LEN];
 	struct mp_buf b;
+	uint64_t bound;
 
 	if (lv->ways || !spares(why) || calib->passes == EVSET_SPARING_PASSES ||
-	    mp_evset_late(&many))
+	    unspared[lv->level] || mp_evset_late(&many))
 		return 0;
 	*lv = *calibrated;
 	many.passes = EVSET_SPARING_PASSES;
+	bound = mp_now(rn->c->p) +
+		(uint64_t)(sparing_seconds[rn->c->cfg->profile] * (double)rn->c->p->tick_hz);
+	many.deadline = bound < many.deadline ? bound : many.deadline;
 	if (evset_pool_of(rn, lv) < 0 || geometry_over_time(rn, lv, &many, kept) < 0)
 		return -1;
+	unspared[lv->level] = !lv->ways;
 	if (!lv->ways)
 		return lv->why = why, 0;
 	spared[lv->level] = true;
@@ -363,6 +376,7 @@ void evset_searches_forgotten(void)
 {
 	mp_memset(searched_out, 0, sizeof(searched_out));
 	mp_memset(spared, 0, sizeof(spared));
+	mp_memset(unspared, 0, sizeof(unspared));
 }
 
 /*
