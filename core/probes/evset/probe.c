@@ -70,12 +70,11 @@ static bool found_level(const struct mp_cache *rec)
  * times give the threshold (calibrate.c), and the pool starts at the
  * least (grown where the full profile grows pools).
  */
-static bool missed_level(const struct mp_result *r, int32_t level)
+static bool missed_level(struct mp_result *r, int32_t level)
 {
 	const struct mp_cache *d = mp_result_documented_cache(r, level);
 
-	return level > 1 && d && d->size_bytes > 0 && !found_level(level_rec((struct mp_result *)r,
-									      level));
+	return level > 1 && d && d->size_bytes > 0 && !found_level(level_rec(r, level));
 }
 
 /* The level's inputs from the records; false when the latencies are not known. */
