@@ -169,6 +169,18 @@ static bool l1_geometry(struct run *rn)
 	return true;
 }
 
+/* A level's outcome and time in the log: a full profile's level may take minutes. */
+static void log_level(struct run *rn, const struct level *lv, uint64_t t0)
+{
+	char text[MP_NOTE_LEN];
+	struct mp_buf b;
+
+	mp_buf_init(&b, text, sizeof(text));
+	evset_describe(&b, lv);
+	mp_logf(rn->c->p, MP_LOG_INFO, "evset: round %u: %s (%.1f s)", rn->c->round + 1, text,
+		mp_seconds_since(rn->c->p, t0));
+}
+
 /*
  * The levels in turn, from the L2, or from the L1 where its geometry is
  * not known (evset_measure decides whether it may be recorded): the
@@ -181,6 +193,7 @@ static void levels(struct run *rn)
 
 	mp_buf_init(&msg, rn->c->self->message, sizeof(rn->c->self->message));
 	for (int32_t i = first; i <= MP_MAX_CACHES; i++) {
+		uint64_t t0 = mp_now(rn->c->p);
 		struct level lv;
 
 		mp_progress(rn->c->p, "evset", (uint64_t)(i - first), MP_MAX_CACHES);
@@ -191,6 +204,7 @@ static void levels(struct run *rn)
 		pool_short(rn, &lv);
 		evset_note_method(rn, &lv, settle(rn, &lv));
 		evset_describe(&msg, &lv);
+		log_level(rn, &lv, t0);
 		if (i == 1 && !l1_geometry(rn))
 			break;
 	}
