@@ -35,12 +35,21 @@ static struct mp_cache *level_rec(struct mp_result *r, int32_t level)
 	return rec ? rec : mp_result_find_cache(r, level, MP_KIND_DATA);
 }
 
-/* The latency of the level below `level` (memory after the last), ticks; NaN: unknown. */
+/*
+ * The latency of the first level below `level` whose latency is known
+ * (memory's after the last), ticks; NaN: unknown.  A level "levels" voted
+ * a capacity for but no latency is passed over: on this guest the L3's
+ * latency was unstable in a full run, and the L2 was lost with it.
+ */
 static double next_latency(struct mp_ctx *c, int32_t level)
 {
-	const struct mp_cache *rec = level_rec(c->r, level + 1);
+	for (int32_t k = level + 1; k <= MP_MAX_CACHES; k++) {
+		const struct mp_cache *rec = level_rec(c->r, k);
 
-	return ns_to_ticks(c->p, rec ? rec->latency_ns : c->r->memory.latency_ns);
+		if (rec && !mp_is_na(rec->latency_ns))
+			return ns_to_ticks(c->p, rec->latency_ns);
+	}
+	return ns_to_ticks(c->p, c->r->memory.latency_ns);
 }
 
 static uint64_t most_ways(struct run *rn, int32_t level)
