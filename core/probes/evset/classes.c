@@ -583,6 +583,11 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	before = *n;
 	if (remove_class(e, pool, n, set, m, out, dup ? KEPT_CLASSES : out->count) < 0)
 		return -1;
+	if (!dup && m < out->ways && before - *n <= m) {
+		out->shorter++;
+		return set_aside(out, x, "a class's set short of the ways took no other candidate "
+					 "from the pool (a thread sharing the level held ways)");
+	}
 	out->members += dup ? 0 : before - *n;
 	out->count += !dup;
 	out->same += !dup && m == out->ways;

@@ -327,8 +327,8 @@ int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne
 			return -1;
 	}
 	ran_out[lv->level] = k.late;
-	*borne = first.same + k.same > first.other + k.other;
-	lv->doubt = first.other + k.other + first.larger + k.larger > 0;
+	*borne = first.same + k.same > first.other + k.other + first.shorter + k.shorter;
+	lv->doubt = first.other + k.other + first.larger + k.larger + first.shorter + k.shorter > 0;
 	if (lv->within)
 		return within_size(rn, lv, &k);
 	lv->counted = k.count;
