@@ -80,18 +80,20 @@ static void signature(const struct mp_result *res, char *s, char *e)
 	for (int32_t i = 0; i < res->ncaches; i++) {
 		const struct mp_cache *c = &res->caches[i];
 
-		n += (size_t)snprintf(s + n, SIG - n, "L%d:%lld/%lld/%lld ", (int)c->level,
+		char kind = mp_kind_name(c->type)[0];
+
+		n += (size_t)snprintf(s + n, SIG - n, "L%d%c:%lld/%lld/%lld ", (int)c->level, kind,
 				      (long long)c->size_bytes, (long long)c->line_bytes,
 				      (long long)c->ways);
-		m += (size_t)snprintf(e + m, SIG - m, "L%d:%lld ", (int)c->level,
+		m += (size_t)snprintf(e + m, SIG - m, "L%d%c:%lld ", (int)c->level, kind,
 				      (long long)c->effective_size_bytes);
 	}
 	for (int32_t i = 0; i < res->ntlbs && n < SIG; i++) {
 		const struct mp_tlb *t = &res->tlbs[i];
 
-		n += (size_t)snprintf(s + n, SIG - n, "T%d:%lld/%lld/%lld ", (int)t->level,
-				      (long long)t->entries, (long long)t->page_bytes,
-				      (long long)t->ways);
+		n += (size_t)snprintf(s + n, SIG - n, "T%d%c:%lld/%lld/%lld ", (int)t->level,
+				      mp_kind_name(t->type)[0], (long long)t->entries,
+				      (long long)t->page_bytes, (long long)t->ways);
 	}
 }
 
@@ -318,7 +320,8 @@ int main(int argc, char **argv)
 	added_time(total);
 	same = agree(sig, REPEATS, &which);
 	printf("repeatability: %d of %d runs give the most common discrete results "
-	       "(size/line/ways of caches, entries/page/ways of TLBs):\n", same, REPEATS);
+	       "(size/line/ways of caches, entries/page/ways of TLBs; d, i, u: data, "
+	       "instruction, unified):\n", same, REPEATS);
 	tally(sig, REPEATS);
 	same_eff = agree(eff, REPEATS, &which);
 	printf("effective capacities: %d of %d runs agree with the most common:\n", same_eff,
