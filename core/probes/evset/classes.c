@@ -583,6 +583,11 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 	before = *n;
 	if (remove_class(e, pool, n, set, m, out, dup ? KEPT_CLASSES : out->count) < 0)
 		return -1;
+	/*
+	 * A set short of the ways that took no member: found while a thread
+	 * held ways of it, it screens nothing, and its class would be counted
+	 * again with a whole set (test_probe_evset, "hot set").
+	 */
 	if (!dup && m < out->ways && before - *n <= m) {
 		out->shorter++;
 		return set_aside(out, x, "a class's set short of the ways took no other candidate "
