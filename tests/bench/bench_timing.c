@@ -79,7 +79,6 @@ static void signature(const struct mp_result *res, char *s, char *e)
 
 	for (int32_t i = 0; i < res->ncaches; i++) {
 		const struct mp_cache *c = &res->caches[i];
-
 		char kind = mp_kind_name(c->type)[0];
 
 		n += (size_t)snprintf(s + n, SIG - n, "L%d%c:%lld/%lld/%lld ", (int)c->level, kind,

@@ -1051,6 +1051,14 @@ static void dropped_exact(struct ps_run *s, int32_t level)
 	ps_close(s);
 }
 
+/* A plain three-level model on scattered frames (documented_only, unknown_latency). */
+static const char *const plain_l3 =
+	"name = plain-l3\nclock freq=2.6G\n"
+	"cache L1D size=32K line=64 ways=8 latency=4\n"
+	"cache L2 size=256K line=64 ways=8 latency=12 inclusion=inclusive\n"
+	"cache L3 size=4M line=64 ways=16 latency=40\n"
+	"memory latency=250\nframes mode=scattered seed=3\n";
+
 /*
  * Levels "levels" did not find, looked for where the documentation has
  * them (probe.c, missed_level), as their records dropped: the simulated
@@ -1061,12 +1069,6 @@ static void dropped_exact(struct ps_run *s, int32_t level)
  */
 static void documented_only(void)
 {
-	static const char *const text =
-		"name = dropped-l3\nclock freq=2.6G\n"
-		"cache L1D size=32K line=64 ways=8 latency=4\n"
-		"cache L2 size=256K line=64 ways=8 latency=12 inclusion=inclusive\n"
-		"cache L3 size=4M line=64 ways=16 latency=40\n"
-		"memory latency=250\nframes mode=scattered seed=3\n";
 	char path[PS_PATH];
 	struct ps_run s;
 
@@ -1074,7 +1076,7 @@ static void documented_only(void)
 	if (!ps_open(&s, path, PS_EXACT) || !scattered(&s, PS_EXACT))
 		return;
 	dropped_exact(&s, 2);
-	if (!ps_open_text(&s, "dropped-l3", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+	if (!ps_open_text(&s, "plain-l3", plain_l3, PS_EXACT) || !scattered(&s, PS_EXACT))
 		return;
 	dropped_exact(&s, 3);
 }
@@ -1128,20 +1130,14 @@ static void hot_set(void)
  */
 static void unknown_latency(void)
 {
-	static const char *const text =
-		"name = unknown-latency\nclock freq=2.6G\n"
-		"cache L1D size=32K line=64 ways=8 latency=4\n"
-		"cache L2 size=256K line=64 ways=8 latency=12 inclusion=inclusive\n"
-		"cache L3 size=4M line=64 ways=16 latency=40\n"
-		"memory latency=250\nframes mode=scattered seed=3\n";
 	struct ps_run s;
 	struct mp_probe *ev;
 	struct mp_cache *l3;
 
-	if (!ps_open_text(&s, "unknown-latency", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+	if (!ps_open_text(&s, "plain-l3", plain_l3, PS_EXACT) || !scattered(&s, PS_EXACT))
 		return;
 	evset_inputs(&s, true);
-	l3 = (struct mp_cache *)found(&s.r, 3);
+	l3 = mp_result_find_cache(&s.r, 3, MP_KIND_UNIFIED);
 	CHECK(l3 != NULL, "%s: levels found the L3", s.name);
 	if (l3)
 		l3->latency_ns = mp_na_double();
