@@ -34,6 +34,11 @@
  * least this fraction of T(1,k)'s rise and by more than the noise.
  */
 #define TLB_CONFIRM_FRAC 0.5
+/*
+ * On fetches, T(2, k/2) is flat across a TLB boundary: a rise of this
+ * fraction of T(1,k)'s or more has blocks in the step (confirmed_code).
+ */
+#define TLB_CODE_FLAT_FRAC 0.25
 /* Time bound of one T(1,k) sweep. */
 #define TLB_BUDGET_S 2.0
 #define LARGE_PAGE (2ull << 20)
@@ -140,28 +145,67 @@ static uint64_t confirm_point(const struct sweep_out *o, int32_t k, bool above)
 	return o->s.x[i < 0 ? 0 : i];
 }
 
-/* NOT_TLB, BLOCKS and UNTOLD: not a TLB level (the two last on fetches only). */
-enum verdict { TLB_BOUNDARY, NOT_TLB, PIECES, BLOCKS, UNTOLD };
+/*
+ * TLB_BOUNDARY and TLB_BLOCKS (fetches only: blocks rose at the step too)
+ * are TLB levels; NOT_TLB, PIECES, BLOCKS, MIXED and UNTOLD are not (the
+ * three last on fetches only), and MIXED and UNTOLD may hide one
+ * (first_hiding).
+ */
+enum verdict { TLB_BOUNDARY, TLB_BLOCKS, NOT_TLB, PIECES, BLOCKS, MIXED, UNTOLD };
+
+static bool is_level(enum verdict v)
+{
+	return v == TLB_BOUNDARY || v == TLB_BLOCKS;
+}
+
+/* T(per_page, pages) now: false where it could not be timed. */
+static bool time_now(struct tlb_ctx *t, uint64_t pages, uint64_t per_page, double *ticks)
+{
+	struct mp_ref_pages s = tstring(t, pages, per_page);
+
+	return mp_tlb_time(t, &s, ticks) == MP_OK;
+}
+
+/*
+ * Does T(1,U), at `up`, rise past `blocks`, what the blocks alone make of
+ * it, by a TLB miss and more than the noise?  Then pages rose with the
+ * blocks at the step.
+ */
+static bool pages_too(struct tlb_ctx *t, const struct sweep_out *o, double blocks, double up)
+{
+	struct tlb_level lv = { .below = blocks, .above = up };
+
+	return !mp_tlb_rise_too_small(t, &lv) && blocks > 0 &&
+	       mp_log2(up / blocks) > MP_STEP_NOISE_K * o->steps.noise;
+}
 
 /*
  * Fetches (the "itlb" probe): the blocks are held and the pages halved,
  * T(2, k/2) timed at lo, below the step, and at U, the first point of the
- * plateau above it (U <= 2 lo): flat across a TLB boundary, rising across a
- * boundary in blocks (BLOCKS).  Where U > 2 lo the two cannot be told apart
- * (UNTOLD).  docs/algorithms.md, "Instruction TLBs".
+ * plateau above it (U <= 2 lo), beside T(1,k) at the same two points, now:
+ * a step T(1,k) no longer makes is none (NOT_TLB).  T(2, k/2) stays flat
+ * across a TLB boundary (TLB_BOUNDARY), and rises as T(1,k) does across a
+ * boundary in blocks (BLOCKS); between the two, both fell at the step: a
+ * TLB's mostly (TLB_BLOCKS), else blocks with a TLB miss's rise more on
+ * T(1,k) (MIXED).  Where U > 2 lo the two cannot be told apart (UNTOLD).
+ * docs/algorithms.md, "Instruction TLBs".
  */
 static enum verdict confirmed_code(struct tlb_ctx *t, const struct sweep_out *o, int32_t k)
 {
 	uint64_t lo = confirm_point(o, k, false), up = o->s.x[o->steps.plateau[k + 1].first];
-	double rise1 = o->steps.plateau[k + 1].level - o->steps.plateau[k].high;
-	struct mp_ref_pages a = tstring(t, lo / 2, 2), b = tstring(t, up / 2, 2);
-	double ta, tb;
+	double a1, b1, a2, b2;   /* T(1,lo), T(1,U), T(2,lo/2), T(2,U/2) */
 
 	if (up > 2 * lo || lo < TLB_MIN_PAGES)
 		return UNTOLD;
-	if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
+	if (!time_now(t, lo, 1, &a1) || !time_now(t, up, 1, &b1) ||
+	    !time_now(t, lo / 2, 2, &a2) || !time_now(t, up / 2, 2, &b2) ||
+	    mp_log2(b1 / a1) <= MP_STEP_NOISE_K * o->steps.noise)
 		return NOT_TLB;
-	return tb - ta < TLB_CONFIRM_FRAC * rise1 ? TLB_BOUNDARY : BLOCKS;
+	if (b2 - a2 < TLB_CODE_FLAT_FRAC * (b1 - a1))
+		return TLB_BOUNDARY;
+	if (b2 - a2 < TLB_CONFIRM_FRAC * (b1 - a1))
+		return TLB_BLOCKS;
+	return pages_too(t, o, a1 + b2 - a2, b1) ? MIXED : BLOCKS;
 }
 
 /*
@@ -319,7 +363,7 @@ static void record_curve(struct tlb_ctx *t, const struct sweep_out *o, const cha
 static bool one_level(const struct sweep_out *o, const enum verdict *v, int32_t u,
 		      uint64_t entries)
 {
-	return v[u] == TLB_BOUNDARY && o->s.x[o->steps.plateau[u].last] < 2 * entries;
+	return is_level(v[u]) && o->s.x[o->steps.plateau[u].last] < 2 * entries;
 }
 
 /* Step k as a level: its entries as the sweep saw them, and the most it can rise. */
@@ -335,6 +379,8 @@ static struct tlb_level step_level(const struct sweep_out *o, int32_t k)
 static const char *const code_reject[] = {
 	[BLOCKS] = "moved with the blocks too (as many blocks on half the pages rose as much): "
 		   "a boundary in blocks (a cache, the front end), not a TLB",
+	[MIXED] = "moved with the blocks, and rose less on half the pages: a boundary in "
+		  "blocks, and perhaps a TLB's at the same place, which is not told",
 	[UNTOLD] = "climbs over more than twice its pages: a boundary in blocks cannot be told "
 		   "from one in pages",
 };
@@ -344,7 +390,7 @@ static bool say_rejected(struct tlb_ctx *t, const struct sweep_out *o, int32_t k
 	struct tlb_level lv = step_level(o, k);
 	char what[MP_NOTE_LEN];
 
-	if ((v != BLOCKS && v != UNTOLD) || mp_tlb_rise_too_small(t, &lv))
+	if (!code_reject[v] || mp_tlb_rise_too_small(t, &lv))
 		return false;
 	mp_snprintf(what, sizeof(what), "the step between %llu and %llu pages %s; no level "
 		    "recorded there", (unsigned long long)confirm_point(o, k, false),
@@ -479,6 +525,7 @@ static bool level_of(struct tlb_ctx *t, const struct sweep_out *o, const enum ve
 	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
 		lv[n].entries = entries(t, o, ++*u, lv[n].entries, &s->f);
 	lv[n].below = o->steps.plateau[s->k].high;
+	lv[n].blocks = v[s->k] == TLB_BLOCKS;
 	lv[n].above = o->steps.plateau[*u].level;
 	mp_tlb_geometry(t, lv, n);
 	return mp_tlb_keep(t, &lv[n]);
@@ -498,21 +545,59 @@ static bool may_be_level(struct tlb_ctx *t, const struct sweep_out *o, int32_t k
 }
 
 /*
+ * The first step on fetches that may hide a TLB level (MIXED, or UNTOLD
+ * with a TLB miss's rise): the levels above it cannot be numbered.
+ * nsteps where none does.
+ */
+static int32_t first_hiding(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v)
+{
+	for (int32_t k = 0; k < o->steps.nsteps; k++) {
+		struct tlb_level lv = step_level(o, k);
+
+		if ((v[k] == MIXED || v[k] == UNTOLD) && !mp_tlb_rise_too_small(t, &lv))
+			return k;
+	}
+	return o->steps.nsteps;
+}
+
+/* The confirmed steps above step h, which may hide a level, are said and not searched. */
+static void say_unnumbered(struct tlb_ctx *t, const struct sweep_out *o, const enum verdict *v,
+			   int32_t h)
+{
+	char what[MP_NOTE_LEN];
+	int32_t n = 0;
+
+	for (int32_t k = h + 1; k < o->steps.nsteps; k++)
+		n += is_level(v[k]);
+	if (!n)
+		return;
+	mp_snprintf(what, sizeof(what), "%d step(s) of pages above %llu pages not recorded: the "
+		    "step between %llu and %llu pages may hide a TLB level, so which levels they "
+		    "are is not known", (int)n, (unsigned long long)o->s.x[o->steps.plateau[h + 1].first],
+		    (unsigned long long)confirm_point(o, h, false),
+		    (unsigned long long)o->s.x[o->steps.plateau[h + 1].first]);
+	mp_tlb_note(t, what);
+}
+
+/*
  * Measure and record every level the confirmed steps show: each searched
  * now, then the tries over time of all together, then each level in turn.
  * A step that turns out one level with the step before it is not a level
- * of its own (its search is dropped).
+ * of its own (its search is dropped); none above a step that may hide a
+ * level is searched.
  */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
 	static struct search s[MP_STEPS_MAX];
 	struct tlb_level lv[MP_STEPS_MAX] = { 0 };
 	enum verdict v[MP_STEPS_MAX];
-	int32_t n = 0, ns = 0, u = 0;
+	int32_t n = 0, ns = 0, u = 0, hide;
 
 	confirm_all(t, o, v);
-	for (int32_t k = 0; k < o->steps.nsteps && ns < MP_STEPS_MAX; k++)
-		if (v[k] == TLB_BOUNDARY && may_be_level(t, o, k))
+	hide = first_hiding(t, o, v);
+	say_unnumbered(t, o, v, hide);
+	for (int32_t k = 0; k < hide && ns < MP_STEPS_MAX; k++)
+		if (is_level(v[k]) && may_be_level(t, o, k))
 			s[ns++] = search_now(t, o, k);
 	joint_tries(t, s, ns);
 	for (int32_t i = 0; i < ns && n < MP_STEPS_MAX; i++) {

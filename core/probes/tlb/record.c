@@ -98,8 +98,9 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
 /*
  * X-Ray's page test says "less than a page".  On loads that is a cache
  * boundary (not_tlb); on fetches the page is the mapping's and the ways
- * are not told (docs/algorithms.md, "Instruction TLBs").  Said in a note.
- * Returns whether the level is still recorded.
+ * are not told (docs/algorithms.md, "Instruction TLBs"), unless blocks
+ * rose at the level's step too: then its count may be theirs.  Said in a
+ * note.  Returns whether the level is still recorded.
  */
 static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
 {
@@ -107,6 +108,14 @@ static bool disturbed(struct tlb_ctx *t, struct tlb_level *lv)
 
 	if (t->side == MP_KIND_DATA) {
 		not_tlb(t, lv);
+		return false;
+	}
+	if (lv->blocks) {
+		mp_snprintf(what, sizeof(what), "%llu entries: blocks rose at its step too, and "
+			    "X-Ray's page test was disturbed by them (a \"page\" of %llu bytes): the "
+			    "count may be theirs; not recorded", (unsigned long long)lv->entries,
+			    (unsigned long long)lv->page_bytes);
+		mp_tlb_note(t, what);
 		return false;
 	}
 	mp_snprintf(what, sizeof(what), "%llu entries: X-Ray's page test was disturbed by the "
