@@ -145,6 +145,12 @@ static void behind_opcache(const char *path, int rough)
  *   a TLB may fall at the step, so the 512-entry ITLB above it cannot be
  *   numbered.  Neither is recorded (an "L1 ITLB" of 536 entries and 67
  *   ways was), and the note says why.
+ * - near-step: an L1I of 56 lines before a 64-entry ITLB whose miss costs
+ *   a quarter of the L1I's.  T(1,k) rises at 64 pages (the L1I) and a
+ *   little more by 80 (the ITLB), no step of its own: the ITLB is found
+ *   only by T(1,k) running slower than T(2,k/2) below the ITLB2's step,
+ *   which is then not numbered either (the same wrong "L1" as above was
+ *   recorded).
  */
 static const struct {
 	const char *name, *text, *note, *what;
@@ -168,6 +174,17 @@ static const struct {
 	  "tlb ITLB2 entries=512 ways=4 page=4K latency=7 level=2 type=instruction\n"
 	  "memory latency=100\n",
 	  "may hide a TLB level", "the levels above the L1I's step are said to be unnumbered",
+	  false },
+	{ "near-step",
+	  "name = near-step\nclock freq=1G\n"
+	  "cache L1D size=32K line=64 ways=8 latency=4 replacement=lru\n"
+	  "cache L1I size=3584 line=64 ways=full latency=2 replacement=lru\n"
+	  "cache L2 size=1M line=64 ways=8 latency=14 replacement=lru\n"
+	  "tlb DTLB1 entries=64 ways=4 page=4K latency=5\n"
+	  "tlb ITLB1 entries=64 ways=full page=4K latency=3\n"
+	  "tlb ITLB2 entries=512 ways=4 page=4K latency=30 level=2 type=instruction\n"
+	  "memory latency=100\n",
+	  "that no step showed", "a level no step showed is said, and none above it numbered",
 	  false },
 };
 

@@ -580,11 +580,64 @@ static void say_unnumbered(struct tlb_ctx *t, const struct sweep_out *o, const e
 }
 
 /*
+ * Fetches: does T(1,x) run slower than T(2,x/2), as many blocks on half the
+ * pages, by a TLB miss, twice over?  Then x pages are past some level's
+ * entries.
+ */
+static bool pages_rose(struct tlb_ctx *t, const struct sweep_out *o, uint64_t x)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		double t1, t2;
+
+		if (!time_now(t, x, 1, &t1) || !time_now(t, x / 2, 2, &t2) ||
+		    !pages_too(t, o, t2, t1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Fetches: a TLB level no step showed below step k (in a plateau above a
+ * step of blocks, rising less than a step), above the level before, which
+ * holds `prev` entries.  Past twice those T(2,x/2) misses that level as
+ * T(1,x) does, so pages_rose at an even grid point from there to the
+ * step's lo is another level's miss.  The first such point, or 0.
+ */
+static uint64_t hidden_below(struct tlb_ctx *t, const struct sweep_out *o, int32_t k,
+			     uint64_t prev)
+{
+	uint64_t lo = confirm_point(o, k, false);
+
+	for (uint32_t i = 0; t->side == MP_KIND_INSTRUCTION && i < o->s.n; i++) {
+		uint64_t x = o->s.x[i];
+
+		if (x > lo)
+			break;
+		if (x % 2 == 0 && x > 2 * prev && x / 2 >= TLB_MIN_PAGES && pages_rose(t, o, x))
+			return x;
+	}
+	return 0;
+}
+
+static void say_hidden(struct tlb_ctx *t, const struct sweep_out *o, int32_t k, uint64_t x)
+{
+	char what[MP_NOTE_LEN];
+
+	mp_snprintf(what, sizeof(what), "no level recorded from the step at %llu pages up: at "
+		    "%llu pages fetches ran slower than as many blocks on half the pages by a TLB "
+		    "miss, a level below the step that no step showed, so which levels they are "
+		    "is not known", (unsigned long long)o->s.x[o->steps.plateau[k].last],
+		    (unsigned long long)x);
+	mp_tlb_note(t, what);
+}
+
+/*
  * Measure and record every level the confirmed steps show: each searched
  * now, then the tries over time of all together, then each level in turn.
  * A step that turns out one level with the step before it is not a level
  * of its own (its search is dropped); none above a step that may hide a
- * level is searched.
+ * level is searched, and none from a level below which one hides up is
+ * recorded.
  */
 static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 {
@@ -601,8 +654,14 @@ static int32_t levels(struct tlb_ctx *t, const struct sweep_out *o)
 			s[ns++] = search_now(t, o, k);
 	joint_tries(t, s, ns);
 	for (int32_t i = 0; i < ns && n < MP_STEPS_MAX; i++) {
+		uint64_t x;
+
 		if (s[i].k < u)
 			continue;            /* one level with the one before */
+		if ((x = hidden_below(t, o, s[i].k, n ? lv[n - 1].entries : 0)) != 0) {
+			say_hidden(t, o, s[i].k, x);
+			break;
+		}
 		if (!level_of(t, o, v, lv, n, &s[i], &u))
 			continue;
 		mp_tlb_record(t, &lv[n], n + 1);
