@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The TLB test's shared parts (core/probes/tlb/probe.c: the T(1,k) sweep,
- * confirmation and entries; core/probes/tlb/geom.c: page size and associativity).
+ * confirmation and entries; fetch.c: what differs on fetches; geom.c: page
+ * size and associativity; record.c: the records and notes).
  */
 #ifndef MEMPROBE_CORE_PROBES_TLB_TLB_H
 #define MEMPROBE_CORE_PROBES_TLB_TLB_H
 
 #include "core/measure/link.h"
+#include "core/measure/steps.h"
+#include "core/measure/timing.h"
 #include "core/probe.h"
 #include "core/seq/refstring.h"
+
+/* Smallest string of the sweep (Cooper-Xu start their TLB sweep at a few pages). */
+#define MP_TLB_MIN_PAGES 4u
+/*
+ * A suspect is confirmed when every T(n,k) rises across it, in time, by at
+ * least this fraction of T(1,k)'s rise and by more than the noise; on
+ * fetches, when T(2,k/2) rises by less than it (fetch.c).
+ */
+#define MP_TLB_CONFIRM_FRAC 0.5
 
 /*
  * A compact-set test (X-Ray 4.2) on a TLB: a string is "compact" for the
@@ -65,6 +77,50 @@ struct tlb_level {
 /* Minimum ticks per load of a fresh string s (single-point discipline); MP_ENOMEM if
  * it does not fit the memory. */
 enum mp_status mp_tlb_time(struct tlb_ctx *t, const struct mp_ref_pages *s, double *ticks);
+/* T(per_page, pages), per_page lines in each of `pages` pages, timed now: false where
+ * it could not be. */
+bool mp_tlb_time_now(struct tlb_ctx *t, uint64_t pages, uint64_t per_page, double *ticks);
+
+/* The T(1,k) sweep and the steps found in it (probe.c). */
+struct tlb_sweep {
+	struct mp_sweep s;
+	struct mp_steps steps;
+};
+
+/* The point of step k's confirmation below it, or (above) in the plateau above it. */
+uint64_t mp_tlb_confirm_point(const struct tlb_sweep *o, int32_t k, bool above);
+/* Step k as a level: its entries as the sweep saw them, and the most it can rise. */
+struct tlb_level mp_tlb_step_level(const struct tlb_sweep *o, int32_t k);
+
+/*
+ * What the confirmation says of a step.  TLB_BOUNDARY and TLB_BLOCKS (on
+ * fetches: blocks rose at the step too) are TLB levels; NOT_TLB, PIECES,
+ * BLOCKS, MIXED and UNTOLD are not (the three last on fetches only), and
+ * MIXED and UNTOLD may hide one (mp_tlb_first_hiding).
+ */
+enum tlb_verdict { TLB_BOUNDARY, TLB_BLOCKS, NOT_TLB, PIECES, BLOCKS, MIXED, UNTOLD };
+
+static inline bool mp_tlb_is_level(enum tlb_verdict v)
+{
+	return v == TLB_BOUNDARY || v == TLB_BLOCKS;
+}
+
+/*
+ * The test on fetches (fetch.c; docs/algorithms.md, "Instruction TLBs"):
+ * step k's confirmation; the note of a step rejected (true where said);
+ * the first step that may hide a level (nsteps where none does) and the
+ * note of the steps above it, which are not searched; and whether a level
+ * no step showed lies below step k, past twice the `prev` entries of the
+ * level before (said: no level is recorded from step k up).
+ */
+enum tlb_verdict mp_tlb_confirmed_code(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k);
+bool mp_tlb_say_rejected(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k,
+			 enum tlb_verdict v);
+int32_t mp_tlb_first_hiding(struct tlb_ctx *t, const struct tlb_sweep *o,
+			    const enum tlb_verdict *v);
+void mp_tlb_say_unnumbered(struct tlb_ctx *t, const struct tlb_sweep *o,
+			   const enum tlb_verdict *v, int32_t h);
+bool mp_tlb_hidden_below(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k, uint64_t prev);
 
 /* Page size and ways of level i (X-Ray 4.6); levels 0 .. i-1 are known. */
 void mp_tlb_geometry(struct tlb_ctx *t, struct tlb_level *lv, int32_t i);
