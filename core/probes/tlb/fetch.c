@@ -19,7 +19,7 @@
 #define TLB_CODE_FLAT_FRAC 0.25
 /*
  * Tries of pages_rose, each of which must see the pages' rise.  One try
- * in the Zen 5 guest's busy spells ran T(1,x) 3 cycles slow at 8 to 20
+ * in a Zen 3 guest's busy spells ran T(1,x) 3 cycles slow at 8 to 20
  * pages now and then, twice in a row once.
  */
 #define HIDDEN_TRIES 3u
