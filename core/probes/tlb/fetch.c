@@ -158,13 +158,15 @@ static void say_hidden(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k, 
  * less than a step) below step k, above the level before, which holds
  * `prev` entries.  Past twice those, T(2,x/2) misses that level as T(1,x)
  * does, so pages_rose at an even grid point from there to the step's lo
- * is another level's miss.
+ * is another level's miss.  Loads have no blocks to hide a level: false.
  */
 bool mp_tlb_hidden_below(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k, uint64_t prev)
 {
 	uint64_t lo = mp_tlb_confirm_point(o, k, false);
 
-	for (uint32_t i = 0; t->side == MP_KIND_INSTRUCTION && i < o->s.n; i++) {
+	if (t->side != MP_KIND_INSTRUCTION)
+		return false;
+	for (uint32_t i = 0; i < o->s.n; i++) {
 		uint64_t x = o->s.x[i];
 
 		if (x > lo)

@@ -3,10 +3,11 @@
  * The TLB test (Cooper-Xu 3.4): T(1,k), one line in each of k pages, swept
  * over k with the discipline of the multi-level test; its transitions are
  * suspects, each confirmed only if T(2,k), T(3,k) and T(4,k) rise at the
- * same number of pages (on fetches as fetch.c says).  Each confirmed level's entries are refined to the
- * page; its miss penalty is the rise; its page size and associativity come
- * from X-Ray's compact sets (geom.c).  The test runs on base pages and,
- * where the platform maps them, on 2M pages.  docs/algorithms.md, "TLBs".
+ * same number of pages (on fetches as fetch.c says).  Each confirmed
+ * level's entries are refined to the page; its miss penalty is the rise;
+ * its page size and associativity come from X-Ray's compact sets (geom.c).
+ * The test runs on base pages and, where the platform maps them, on 2M
+ * pages.  docs/algorithms.md, "TLBs".
  */
 #include "core/lib/buf.h"
 #include "core/measure/footprint.h"
@@ -149,10 +150,9 @@ static enum tlb_verdict confirmed(struct tlb_ctx *t, const struct tlb_sweep *o, 
 	if (t->side == MP_KIND_INSTRUCTION)
 		return mp_tlb_confirmed_code(t, o, k);
 	for (uint64_t n = 2; n <= TLB_CONFIRM_LINES; n++) {
-		struct mp_ref_pages a = tstring(t, lo, n), b = tstring(t, hi, n);
 		double ta, tb;
 
-		if (mp_tlb_time(t, &a, &ta) != MP_OK || mp_tlb_time(t, &b, &tb) != MP_OK)
+		if (!mp_tlb_time_now(t, lo, n, &ta) || !mp_tlb_time_now(t, hi, n, &tb))
 			return NOT_TLB;
 		if (n == 2 && k == 0 && t->page >= LARGE_PAGE &&
 		    ta - below >= MP_TLB_CONFIRM_FRAC * rise1)
