@@ -502,11 +502,30 @@ static void physical_l1(void)
 }
 
 /*
+ * Under an L1 no record has the geometry of, the L2 exact by eviction
+ * sets, and a note saying where the L1's ways and way came from.
+ */
+static void l2_under_unrecorded_l1(const struct ps_run *s, const struct mp_probe *ev,
+				   const char *from)
+{
+	const struct mp_sim_cache_model *mc = ps_cache(&s->model, 2);
+	const struct mp_cache *l2 = found(&s->r, 2);
+
+	CHECK(exact_level(l2, mc) && l2->method == MP_METHOD_EVSETS,
+	      "%s, seed %llu: the L2 exact by eviction sets under an unrecorded L1 (%s)", s->name,
+	      (unsigned long long)s->cfg.seed, ev->message);
+	CHECK(ps_note(&s->r, from), "%s, seed %llu: a note says the L1's ways came %s", s->name,
+	      (unsigned long long)s->cfg.seed, from);
+}
+
+/*
  * An L1 of a page a way (32K 8-way) whose last two ways a thread sharing
  * the core never leaves, on scattered frames: the l1 probe refuses it (no
  * sharp edge), and evset, which then looks for the L1, must not record
  * what the thread leaves (24K 6-way): its lines at a page offset are of
- * one class, the l1 probe's to measure (measure.c, l1_spans_pages).
+ * one class, the l1 probe's to measure (measure.c, l1_spans_pages).  Its
+ * ways and way still size the L2's tails, and the L2 must be exact (it
+ * was not measured before: the levels below stopped at an L1 unrecorded).
  */
 static void busy_l1(void)
 {
@@ -529,7 +548,41 @@ static void busy_l1(void)
 	      "busy-l1: no L1 geometry recorded (%s)", ev->message);
 	CHECK(strstr(ev->message, "L1 not measured: its lines at a page offset are of one class"),
 	      "busy-l1: evset says why its L1 is not recorded (%s)", ev->message);
+	l2_under_unrecorded_l1(&s, ev, "from its minimal set here");
 	ps_close(&s);
+}
+
+/*
+ * An L1 that neither the l1 probe (not run here) nor eviction sets measure
+ * (random replacement and a thread sharing the core that takes 3 ways
+ * every 5000 cycles): the L2's tails take the documentation's L1, and the
+ * L2 must be exact, at two seeds (not measured before).
+ */
+static void unmeasured_l1(void)
+{
+	static const char *const text =
+		"name = unmeasured-l1\nclock freq=2G\n"
+		"cache L1D size=32K line=64 ways=8 latency=4 replacement=random\n"
+		"cache L2 size=1M line=64 ways=16 latency=16\n"
+		"memory latency=200\nframes mode=scattered seed=7\n"
+		"neighbour ways=3 level=1 on=5000 off=5000\n";
+
+	for (uint64_t seed = 1; seed <= 2; seed++) {
+		struct mp_probe *ev;
+		struct ps_run s;
+
+		if (!ps_open_text(&s, "unmeasured-l1", text, PS_EXACT) || !scattered(&s, PS_EXACT))
+			return;
+		s.cfg.seed = seed;
+		ps_probe_run(&s, "latency", mp_probe_latency);
+		ps_probe_run(&s, "levels", mp_probe_levels);
+		ev = ps_probe_run(&s, "evset", mp_probe_evset);
+		CHECK(!found(&s.r, 1) || found(&s.r, 1)->ways == MP_NA,
+		      "unmeasured-l1, seed %llu: no L1 ways recorded (%s)",
+		      (unsigned long long)seed, ev->message);
+		l2_under_unrecorded_l1(&s, ev, "from the documentation");
+		ps_close(&s);
+	}
 }
 
 /*
@@ -1406,6 +1459,7 @@ int main(int argc, char **argv)
 	if (argc == 1 || strstr("physical l1", argv[1]) != NULL) {
 		physical_l1();
 		busy_l1();
+		unmeasured_l1();
 	}
 	if (argc == 1 || strstr("rounds", argv[1]) != NULL) {
 		count_once();

@@ -388,18 +388,26 @@ void evset_searches_forgotten(void)
  * which then failed for another reason: a thread sharing the core that
  * takes ways now and then leaves minimal sets a way or two short while it
  * runs (this project's AMD EPYC guest, 48K 12-way, read 40K 10-way so),
- * and only that probe's sharp-edge check refuses them.
+ * and only that probe's sharp-edge check refuses them.  Its ways and way,
+ * not recorded, still size the tails of the levels below (probe.c,
+ * l1_for_below), which are then measured as under an L1 the l1 probe
+ * measured: its set is forgotten (their pools are not screened by it).
  */
-static void l1_spans_pages(struct level *lv)
+static void l1_spans_pages(struct run *rn, struct level *lv)
 {
 	if (lv->level != 1 || !lv->ways)
 		return;
-	if (!lv->size)
+	if (!lv->size) {
 		not_held(lv, lv->why);
-	else if (lv->classes < 2)
-		not_held(lv, "its lines at a page offset are of one class: its way is a page or "
-			     "less, which the l1 probe measures (a thread sharing the core may "
-			     "take ways)");
+		return;
+	}
+	if (lv->classes >= 2)
+		return;
+	rn->l1_ways = lv->ways;
+	rn->l1_way = lv->size / lv->ways;
+	rn->up.m = 0;
+	not_held(lv, "its lines at a page offset are of one class: its way is a page or less, "
+		     "which the l1 probe measures (a thread sharing the core may take ways)");
 }
 
 /* Measure one level: 0 (lv says what and why), -1 when a run failed. */
@@ -425,6 +433,6 @@ int evset_measure(struct run *rn, struct level *lv)
 		*lv = start;
 	}
 	searched_out[lv->level] = !lv->ways && lv->why == evset_find_why[2];
-	l1_spans_pages(lv);
+	l1_spans_pages(rn, lv);
 	return 0;
 }
