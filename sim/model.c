@@ -87,7 +87,7 @@ static const struct word refuse_words[] = { { "granted", 0 }, { "refused", 1 }, 
 static const struct word tlb_index_words[] = { { "plain", 0 }, { "hash", 1 }, { NULL, 0 } };
 
 enum ftype { F_SIZE, F_U64, F_U32, F_WAYS, F_LEVEL, F_RATE, F_HZ, F_ENUM, F_BOOL, F_HASH,
-	     F_NAME, F_COUNT, F_SHARED };
+	     F_NAME, F_COUNT, F_SHARED, F_STEP };
 
 struct field {
 	const char *key;
@@ -127,6 +127,21 @@ static bool parse_rate(const char *v, double *out)
 	errno = 0;
 	*out = strtod(v, &end);
 	return !*end && !errno && *out >= 0 && *out <= 1;
+}
+
+/* Cycles with up to two decimals (24.45), 1 or more, into hundredths. */
+static bool parse_step(const char *v, uint32_t *out)
+{
+	uint64_t whole = 0, frac = 0, digits = 0;
+
+	for (; isdigit((unsigned char)*v) && whole < 1000000; v++)
+		whole = whole * 10 + (uint64_t)(*v - '0');
+	if (*v == '.')
+		for (v++; isdigit((unsigned char)*v) && digits < 2; v++, digits++)
+			frac = frac * 10 + (uint64_t)(*v - '0');
+	frac *= digits == 1 ? 10 : 1;
+	*out = (uint32_t)(whole * 100 + frac);
+	return !*v && *out >= 100;
 }
 
 static bool parse_word(const struct word *w, const char *v, int *out)
@@ -170,6 +185,8 @@ static bool store(const struct field *f, void *target, const char *v)
 		return parse_rate(v, (double *)p);
 	case F_HZ:
 		return parse_hz(v, (uint64_t *)p);
+	case F_STEP:
+		return parse_step(v, (uint32_t *)p);
 	case F_ENUM:
 		return parse_word(f->words, v, (int *)p);
 	case F_BOOL:
@@ -208,6 +225,7 @@ static void expected(const struct field *f, char *buf, size_t len)
 		[F_NAME] = "a name of up to 23 characters",
 		[F_COUNT] = "a number from 1 to 1024",
 		[F_SHARED] = "a number from 1 to 1024 or all",
+		[F_STEP] = "cycles from 1, up to two decimals (26, 24.45)",
 	};
 	size_t at = 0;
 
@@ -306,7 +324,7 @@ static const struct field memory_fields[] = {
 };
 static const struct field clock_fields[] = {
 	MF("freq", F_HZ, clock_hz, true, NULL),
-	MF("step", F_U32, clock_step, false, NULL),
+	MF("step", F_STEP, clock_step_x100, false, NULL),
 	MF("read", F_U32, clock_read, false, NULL),
 	{ NULL, 0, 0, false, NULL },
 };
@@ -558,11 +576,7 @@ static int st_clock(struct ctx *x, char **tok, int n)
 {
 	uint32_t seen;
 
-	if (parse_fields(x, "clock", clock_fields, x->m, tok + 1, n - 1, &seen) < 0)
-		return -1;
-	if (x->m->clock_step == 0)
-		return fail(x, "clock: step=0: the clock must move (1 for every cycle)");
-	return 0;
+	return parse_fields(x, "clock", clock_fields, x->m, tok + 1, n - 1, &seen);
 }
 
 static int st_prefetch(struct ctx *x, char **tok, int n)
@@ -741,7 +755,7 @@ static void defaults(struct mp_sim_model *m, const char *file)
 
 	*m = (struct mp_sim_model){
 		.clock_hz = MP_SIM_DEFAULT_HZ,
-		.clock_step = 1,
+		.clock_step_x100 = 100,
 		.prefetch = { .kind = MP_SIM_PF_NONE, .level = 1, .degree = 1 },
 		.noise = { .lines = 16, .tlb_entries = 2, .seed = 1 },
 		.neighbour = { .every = 8, .level = 2 },

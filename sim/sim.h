@@ -126,7 +126,9 @@ enum mp_sim_frames { MP_SIM_FRAMES_CONTIGUOUS = 0, MP_SIM_FRAMES_SCATTERED };
 struct mp_sim_model {
 	char name[MP_NAME_LEN];
 	uint64_t clock_hz;
-	uint32_t clock_step;         /* cycles the platform's clock moves by at once (1: each) */
+	uint32_t clock_step_x100;    /* hundredths of the cycles the platform's clock moves by
+					 at once (100: each cycle; 2445: 24 or 25, a TSC of 2.445
+					 GHz that a hypervisor updates at 100 MHz) */
 	uint32_t clock_read;         /* cycles a timed run spends reading the clock (0: none) */
 	uint32_t memory_latency;     /* cycles of a load that misses every level */
 	int32_t ntypes;

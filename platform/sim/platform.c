@@ -62,13 +62,16 @@ static struct simp *me(struct mp_platform *p)
 
 /*
  * The platform's clock: the cycles, read in the model's steps (a TSC that
- * advances by 26 at once, as AMD's: docs/simulator.md).  A timed run
- * spends the model's clock_read cycles more, the clock's own reading
- * (measured).  The counters' cycles stay exact.
+ * advances by 26 at once, as AMD's, or by 24 and 25 in turn, 24.45 on the
+ * average: docs/simulator.md), each step's reading rounded down to a
+ * cycle.  A timed run spends the model's clock_read cycles more, the
+ * clock's own reading (measured).  The counters' cycles stay exact.
  */
 static uint64_t stepped(const struct simp *sp, uint64_t cycles)
 {
-	return cycles - cycles % mp_sim_model(sp->sim)->clock_step;
+	uint64_t x100 = mp_sim_model(sp->sim)->clock_step_x100;
+
+	return cycles * 100 / x100 * x100 / 100;
 }
 
 static uint64_t sp_now(struct mp_platform *p)

@@ -875,7 +875,7 @@ static void stress(struct ps_run *s, size_t i)
 		s->model.neighbour.every = nb->every;
 	}
 	if (stressed[i].step)
-		s->model.clock_step = stressed[i].step;
+		s->model.clock_step_x100 = 100 * stressed[i].step;
 }
 
 static void stressed_runs(const char *filter)

@@ -169,7 +169,7 @@ static void test_defaults(void)
 
 	CHECK_EQ_INT(rc, 0, "minimal model parses");
 	CHECK_EQ_STR(m.name, "test", "name from the file");
-	CHECK(m.clock_hz == MP_SIM_DEFAULT_HZ && m.clock_step == 1,
+	CHECK(m.clock_hz == MP_SIM_DEFAULT_HZ && m.clock_step_x100 == 100,
 	      "clock 1 GHz by default, read every cycle");
 	CHECK(m.caches[0].replacement == MP_REPL_LRU && m.caches[0].write_allocate &&
 	      m.caches[0].inclusion == MP_INCL_NONINCLUSIVE, "lru, allocate, non-inclusive");
@@ -201,7 +201,7 @@ static void test_naming(void)
 
 	CHECK(rc == 0, "naming model parses: %s", rc ? err : "ok");
 	CHECK_EQ_STR(m.name, "naming test", "name = with spaces");
-	CHECK(m.clock_hz == 2500000000ull && m.clock_step == 26, "clock 2.5GHz, in steps of 26");
+	CHECK(m.clock_hz == 2500000000ull && m.clock_step_x100 == 2600, "clock 2.5GHz, in steps of 26");
 	CHECK(m.caches[0].type == MP_KIND_INSTRUCTION && m.caches[0].ways == 512,
 	      "L1I, fully associative: ways = lines");
 	CHECK(m.caches[1].level == 1 && m.caches[1].type == MP_KIND_DATA &&
@@ -295,7 +295,9 @@ static const struct {
 	{ "clock freq=fast\n",
 	  "test.model:1: clock: bad freq 'fast' (want a frequency such as 2400M or 3.2G)" },
 	{ "clock freq=2G step=0\n",
-	  "test.model:1: clock: step=0: the clock must move (1 for every cycle)" },
+	  "test.model:1: clock: bad step '0' (want cycles from 1, up to two decimals (26, 24.45))" },
+	{ "clock freq=2G step=24.456\n",
+	  "test.model:1: clock: bad step '24.456' (want cycles from 1, up to two decimals (26, 24.45))" },
 	{ "cache L1D=32K\n", "test.model:1: cache needs a name before its key=value pairs" },
 	{ "memory latency=9\ncache L1D size=32K line=64 ways=8 latency=4 level=9\n",
 	  "test.model:2: cache L1D: bad level '9' (want a level from 1 to 8)" },

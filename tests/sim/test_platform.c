@@ -257,6 +257,43 @@ static void test_clock_step(void)
 	mp_sim_close(p);
 }
 
+/*
+ * clock step=24.45: a TSC of 2.445 GHz that a hypervisor updates at 100
+ * MHz (this project's Zen 3 guest) reads in steps of 24 and 25 in turn:
+ * one L1 hit a run reads 0, 24 or 25, both steps seen, and back to back
+ * the runs' ticks add up to the cycles spent.
+ */
+static void test_clock_fraction(void)
+{
+	struct mp_platform *p = platform("clock freq=2.445G step=24.45\n"
+					 "cache L1D size=32K line=64 ways=8 latency=4\n"
+					 "memory latency=100\n", false);
+	unsigned seen[26] = { 0 }, other = 0;
+	struct mp_sample s;
+	struct mp_mem m;
+	uint64_t t0, sum = 0;
+	void *start;
+
+	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
+	start = chain(&m, 1, 64);
+	run(p, MP_OP_CHASE, start, 1, &s);
+	t0 = p->ops->now(p);
+	for (int i = 0; i < 2445; i++) {
+		run(p, MP_OP_CHASE, start, 1, &s);
+		sum += s.ticks;
+		if (s.ticks < 26)
+			seen[s.ticks]++;
+		other += s.ticks != 0 && s.ticks != 24 && s.ticks != 25;
+	}
+	CHECK(other == 0 && seen[24] > 0 && seen[25] > 0,
+	      "runs read 0, 24 or 25 (24: %u, 25: %u, other: %u)", seen[24], seen[25], other);
+	CHECK(sum == p->ops->now(p) - t0 && sum + 25 > 2445 * 4 && sum < 2445 * 4 + 25,
+	      "the runs' ticks add up to the cycles (%llu for %u)", (unsigned long long)sum,
+	      2445u * 4);
+	p->ops->mem_free(p, &m);
+	mp_sim_close(p);
+}
+
 /* Two counters: the two lowest events asked that the model has, and only those counted. */
 static void test_counters(void)
 {
@@ -450,6 +487,7 @@ int main(void)
 	test_host_frames();
 	test_chase();
 	test_clock_step();
+	test_clock_fraction();
 	test_counters();
 	test_sweeps_and_code();
 	test_block_lines();
