@@ -176,8 +176,8 @@ struct mp_evset_classes {
 	bool complete;          /* every candidate of the pool belongs to a class found */
 	bool late;              /* stopped by its time bound, passed or foreseen */
 	uint64_t same, other;   /* classes counted (not the seed's) whose set has `ways` lines, not */
-	uint64_t larger;        /* sets set aside as larger than a class's */
-	uint64_t shorter;       /* sets set aside as shorter than the ways */
+	uint64_t larger;        /* set aside: larger than a class's, or over the ways taking none */
+	uint64_t shorter;       /* set aside: short of the ways, taking no member */
 	uint64_t members;       /* candidates the classes counted took from the pool */
 	uint64_t depth, want;   /* a thin pool: candidates its first classes had, wanted (else 0) */
 	uint64_t conflict;      /* classes of count found by a conflict set, not one by one */
