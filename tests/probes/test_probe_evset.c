@@ -922,8 +922,10 @@ static void stressed_runs(const char *filter)
  * try of a test asked to read slow, the L2's ways and size were lost at
  * seeds 1 to 6 ("its minimal set a line short evicted the victim in most
  * tests"), as on that guest.  With the tries put to a vote at their
- * median read, both levels must be exact at seeds 1 to 3, and the vote
- * noted.
+ * median read, both levels came out exact at seeds 1 to 3.  The threshold
+ * now starts from the hit's mean read (evset_tester), above the L2's
+ * reads and below the L3's, and no vote is needed: both levels must be
+ * exact at seeds 1 to 3.
  */
 static void coarse_clock(void)
 {
@@ -949,11 +951,36 @@ static void coarse_clock(void)
 			CHECK(exact_level(found(&s.r, level), ps_cache(&s.model, level)),
 			      "%s, seed %llu: L%d exact (%s)", s.name, (unsigned long long)seed,
 			      (int)level, ev->message);
-		CHECK(ps_note(&s.r, "evset: L2: a test calls the victim evicted in") != NULL,
-		      "%s, seed %llu: the L2's tests vote, and a note says so", s.name,
-		      (unsigned long long)seed);
 		ps_close(&s);
 	}
+}
+
+/*
+ * This project's Zen 3 guest: a TSC of 2.445 GHz updated at 100 MHz, so
+ * in steps of 24 and 25 in turn, and a timed run of some 61 ticks: an L1
+ * hit reads 49 or 73, the victim in the L2 73 or 74, out of it 98 and now
+ * and then 73 (its L3 hit some 25 ticks, a step, above the L2's).  With
+ * the threshold from the hit's least read (49: 64) and every try of a test
+ * asked to read slow, the L2 was lost at seeds 1 to 6 ("its minimal set a
+ * line short evicted the victim now and then"), as in most runs on the
+ * guest.  With the threshold from the hit's mean and the medians, and a
+ * vote where the victim out of the level reads fast now and then
+ * (calibrate.c, fit_misses), the L2 never wrong and exact at half the
+ * seeds at least.
+ */
+static void stepped_clock(void)
+{
+	static const char *const text =
+		"name = coarse-zen3\nclock freq=2.445G step=24.45 read=61\n"
+		"cache L1D size=32K line=64 ways=8 latency=3 replacement=plru\n"
+		"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
+		"cache L2 size=512K line=64 ways=8 latency=9 replacement=plru inclusion=inclusive\n"
+		"cache L3 size=8M line=64 ways=16 latency=34 replacement=plru inclusion=exclusive\n"
+		"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
+		"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
+		"memory latency=285\n";
+
+	exact_at_seeds("coarse-zen3", text, 2, 6, 3, "the L2 under a clock in steps of 24.45");
 }
 
 /*
@@ -1468,8 +1495,10 @@ int main(int argc, char **argv)
 	required_exact(argc > 1 ? argv[1] : NULL);
 	colour_contiguous(argc > 1 ? argv[1] : NULL);
 	stressed_runs(argc > 1 ? argv[1] : NULL);
-	if (argc == 1 || strstr("coarse clock", argv[1]) != NULL)
+	if (argc == 1 || strstr("coarse clock", argv[1]) != NULL) {
 		coarse_clock();
+		stepped_clock();
+	}
 	if (argc == 1 || strstr("stopped count", argv[1]) != NULL)
 		stopped_count();
 	if (argc == 1 || strstr("overlap count", argv[1]) != NULL)
