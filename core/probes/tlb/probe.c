@@ -428,7 +428,6 @@ static bool level_of(struct tlb_ctx *t, const struct tlb_sweep *o, const enum tl
 	while (*u < o->steps.nsteps && one_level(o, v, *u, lv[n].entries))
 		lv[n].entries = entries(t, o, ++*u, lv[n].entries, &s->f);
 	lv[n].below = o->steps.plateau[s->k].high;
-	lv[n].blocks = v[s->k] == TLB_BLOCKS;
 	lv[n].above = o->steps.plateau[*u].level;
 	mp_tlb_geometry(t, lv, n);
 	return mp_tlb_keep(t, &lv[n]);

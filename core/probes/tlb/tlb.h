@@ -71,7 +71,6 @@ struct tlb_level {
 	double noise;            /* relative noise of the curve (log2 units) */
 	uint64_t page_bytes;
 	uint64_t ways;
-	bool blocks;             /* fetches: blocks rose at its step too (its confirmation) */
 };
 
 /* Minimum ticks per load of a fresh string s (single-point discipline); MP_ENOMEM if
