@@ -13,11 +13,6 @@
 #include "core/probes/tlb/tlb.h"
 
 /*
- * T(2, k/2) is flat across a TLB boundary: a rise of this fraction of
- * T(1,k)'s or more has blocks in the step.
- */
-#define TLB_CODE_FLAT_FRAC 0.25
-/*
  * Tries of pages_rose, each of which must see the pages' rise.  One try
  * in a Zen 3 guest's busy spells ran T(1,x) 3 cycles slow at 8 to 20
  * pages now and then, twice in a row once.
@@ -41,11 +36,12 @@ static bool pages_too(struct tlb_ctx *t, const struct tlb_sweep *o, double block
  * The blocks are held and the pages halved: T(2, k/2) timed at lo, below
  * the step, and at U, the first point of the plateau above it (U <= 2 lo),
  * beside T(1,k) at the same two points, now: a step T(1,k) no longer makes
- * is none (NOT_TLB).  T(2, k/2) stays flat across a TLB boundary
- * (TLB_BOUNDARY), and rises as T(1,k) does across a boundary in blocks
- * (BLOCKS); between the two, both fell at the step: a TLB's mostly
- * (TLB_BLOCKS), else blocks with a TLB miss's rise more on T(1,k) (MIXED).
- * Where U > 2 lo the two cannot be told apart (UNTOLD).
+ * is none (NOT_TLB).  T(2, k/2) stays flat across a TLB boundary, and
+ * rises as T(1,k) does across a boundary in blocks (BLOCKS); under half
+ * its rise, the step is a TLB's, blocks at it too perhaps (TLB_BOUNDARY:
+ * a count the blocks made shows in the page test, record.c); else blocks
+ * with a TLB miss's rise more on T(1,k) (MIXED).  Where U > 2 lo the two
+ * cannot be told apart (UNTOLD).
  */
 enum tlb_verdict mp_tlb_confirmed_code(struct tlb_ctx *t, const struct tlb_sweep *o, int32_t k)
 {
@@ -58,10 +54,8 @@ enum tlb_verdict mp_tlb_confirmed_code(struct tlb_ctx *t, const struct tlb_sweep
 	    !mp_tlb_time_now(t, lo / 2, 2, &a2) || !mp_tlb_time_now(t, up / 2, 2, &b2) ||
 	    mp_log2(b1 / a1) <= MP_STEP_NOISE_K * o->steps.noise)
 		return NOT_TLB;
-	if (b2 - a2 < TLB_CODE_FLAT_FRAC * (b1 - a1))
-		return TLB_BOUNDARY;
 	if (b2 - a2 < MP_TLB_CONFIRM_FRAC * (b1 - a1))
-		return TLB_BLOCKS;
+		return TLB_BOUNDARY;
 	return pages_too(t, o, a1 + b2 - a2, b1) ? MIXED : BLOCKS;
 }
 

@@ -92,16 +92,15 @@ uint64_t mp_tlb_confirm_point(const struct tlb_sweep *o, int32_t k, bool above);
 struct tlb_level mp_tlb_step_level(const struct tlb_sweep *o, int32_t k);
 
 /*
- * What the confirmation says of a step.  TLB_BOUNDARY and TLB_BLOCKS (on
- * fetches: blocks rose at the step too) are TLB levels; NOT_TLB, PIECES,
- * BLOCKS, MIXED and UNTOLD are not (the three last on fetches only), and
- * MIXED and UNTOLD may hide one (mp_tlb_first_hiding).
+ * What the confirmation says of a step.  TLB_BOUNDARY is a TLB level;
+ * NOT_TLB, PIECES, BLOCKS, MIXED and UNTOLD are not (the three last on
+ * fetches only), and MIXED and UNTOLD may hide one (mp_tlb_first_hiding).
  */
-enum tlb_verdict { TLB_BOUNDARY, TLB_BLOCKS, NOT_TLB, PIECES, BLOCKS, MIXED, UNTOLD };
+enum tlb_verdict { TLB_BOUNDARY, NOT_TLB, PIECES, BLOCKS, MIXED, UNTOLD };
 
 static inline bool mp_tlb_is_level(enum tlb_verdict v)
 {
-	return v == TLB_BOUNDARY || v == TLB_BLOCKS;
+	return v == TLB_BOUNDARY;
 }
 
 /*
