@@ -390,22 +390,21 @@ void evset_searches_forgotten(void)
  * runs (this project's AMD EPYC guest, 48K 12-way, read 40K 10-way so),
  * and only that probe's sharp-edge check refuses them.  Its ways and way,
  * not recorded, still size the tails of the levels below (probe.c,
- * l1_for_below), which are then measured as under an L1 the l1 probe
- * measured: its set is forgotten (their pools are not screened by it).
+ * l1_for_below; where its size was not counted, the documentation's), and
+ * they are measured as under an L1 the l1 probe measured: its set is
+ * forgotten (their pools are not screened by it).
  */
 static void l1_spans_pages(struct run *rn, struct level *lv)
 {
-	if (lv->level != 1 || !lv->ways)
+	if (lv->level != 1 || !lv->ways || (lv->size && lv->classes >= 2))
 		return;
+	rn->up.m = 0;
 	if (!lv->size) {
 		not_held(lv, lv->why);
 		return;
 	}
-	if (lv->classes >= 2)
-		return;
 	rn->l1_ways = lv->ways;
 	rn->l1_way = lv->size / lv->ways;
-	rn->up.m = 0;
 	not_held(lv, "its lines at a page offset are of one class: its way is a page or less, "
 		     "which the l1 probe measures (a thread sharing the core may take ways)");
 }
