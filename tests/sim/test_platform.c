@@ -223,6 +223,57 @@ static void test_chase(void)
 	mp_sim_close(p);
 }
 
+/* The most runs time_hits takes. */
+#define HIT_RUNS 2445
+
+/* One-line chases that hit the L1, timed back to back (time_hits). */
+struct hits {
+	uint64_t ticks[HIT_RUNS], cycles[HIT_RUNS];   /* each run's ticks, counted cycles */
+	uint64_t t0;            /* now() before the first */
+	uint64_t sum;           /* their ticks */
+	uint64_t elapsed;       /* now() after the last, less t0 */
+};
+
+/*
+ * n one-line chases (n at most HIT_RUNS), each an L1 hit of 4 cycles,
+ * after a first that warms the line, on a model whose clock line is
+ * `clock`.
+ */
+static void time_hits(const char *clock, unsigned n, struct hits *h)
+{
+	char text[256];
+	struct mp_platform *p;
+	struct mp_sample s;
+	struct mp_mem m;
+	void *start;
+
+	snprintf(text, sizeof(text), "%s\ncache L1D size=32K line=64 ways=8 latency=4\n"
+		 "memory latency=100\n", clock);
+	p = platform(text, false);
+	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
+	start = chain(&m, 1, 64);
+	run(p, MP_OP_CHASE, start, 1, &s);
+	h->t0 = p->ops->now(p);
+	h->sum = 0;
+	for (unsigned i = 0; i < n; i++) {
+		run(p, MP_OP_CHASE, start, 1, &s);
+		h->ticks[i] = s.ticks;
+		h->cycles[i] = s.count[MP_EV_CYCLES];
+		h->sum += s.ticks;
+	}
+	h->elapsed = p->ops->now(p) - h->t0;
+	p->ops->mem_free(p, &m);
+	mp_sim_close(p);
+}
+
+/* Back to back, n runs' ticks add up to the cycles spent, within a step. */
+static void check_adds_up(const struct hits *h, unsigned n, uint64_t step)
+{
+	CHECK(h->sum == h->elapsed && h->sum + step > n * 4ull && h->sum < n * 4ull + step,
+	      "the runs' ticks add up to the cycles (%llu for %u)", (unsigned long long)h->sum,
+	      n * 4);
+}
+
 /*
  * clock step=26: the platform's clock reads in steps of 26 cycles (AMD's
  * TSC), one L1 hit a run reads 0 or 26, and back to back the runs' ticks
@@ -230,31 +281,17 @@ static void test_chase(void)
  */
 static void test_clock_step(void)
 {
-	struct mp_platform *p = platform("clock freq=2G step=26\n"
-					 "cache L1D size=32K line=64 ways=8 latency=4\n"
-					 "memory latency=100\n", false);
-	struct mp_sample s;
-	struct mp_mem m;
-	uint64_t t0, sum = 0, steps = 0, exact = 0;
-	void *start;
+	static struct hits h;
+	unsigned steps = 0, exact = 0;
 
-	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
-	start = chain(&m, 1, 64);
-	run(p, MP_OP_CHASE, start, 1, &s);
-	t0 = p->ops->now(p);
-	for (int i = 0; i < 260; i++) {
-		run(p, MP_OP_CHASE, start, 1, &s);
-		sum += s.ticks;
-		steps += s.ticks % 26 == 0;
-		exact += s.count[MP_EV_CYCLES] == 4;
+	time_hits("clock freq=2G step=26", 260, &h);
+	for (unsigned i = 0; i < 260; i++) {
+		steps += h.ticks[i] % 26 == 0;
+		exact += h.cycles[i] == 4;
 	}
-	CHECK(steps == 260 && t0 % 26 == 0, "ticks and now() in steps of 26");
+	CHECK(steps == 260 && h.t0 % 26 == 0, "ticks and now() in steps of 26");
 	CHECK(exact == 260, "the counters' cycles stay exact: 4 a run");
-	CHECK(sum == p->ops->now(p) - t0 && sum + 26 > 260 * 4 && sum < 260 * 4 + 26,
-	      "the runs' ticks add up to the cycles (%llu for %u)", (unsigned long long)sum,
-	      260u * 4);
-	p->ops->mem_free(p, &m);
-	mp_sim_close(p);
+	check_adds_up(&h, 260, 26);
 }
 
 /*
@@ -265,33 +302,18 @@ static void test_clock_step(void)
  */
 static void test_clock_fraction(void)
 {
-	struct mp_platform *p = platform("clock freq=2.445G step=24.45\n"
-					 "cache L1D size=32K line=64 ways=8 latency=4\n"
-					 "memory latency=100\n", false);
-	unsigned seen[26] = { 0 }, other = 0;
-	struct mp_sample s;
-	struct mp_mem m;
-	uint64_t t0, sum = 0;
-	void *start;
+	static struct hits h;
+	unsigned seen24 = 0, seen25 = 0, other = 0;
 
-	alloc(p, 1 << 20, MP_PAGE_ANY, &m);
-	start = chain(&m, 1, 64);
-	run(p, MP_OP_CHASE, start, 1, &s);
-	t0 = p->ops->now(p);
-	for (int i = 0; i < 2445; i++) {
-		run(p, MP_OP_CHASE, start, 1, &s);
-		sum += s.ticks;
-		if (s.ticks < 26)
-			seen[s.ticks]++;
-		other += s.ticks != 0 && s.ticks != 24 && s.ticks != 25;
+	time_hits("clock freq=2.445G step=24.45", HIT_RUNS, &h);
+	for (unsigned i = 0; i < HIT_RUNS; i++) {
+		seen24 += h.ticks[i] == 24;
+		seen25 += h.ticks[i] == 25;
+		other += h.ticks[i] != 0 && h.ticks[i] != 24 && h.ticks[i] != 25;
 	}
-	CHECK(other == 0 && seen[24] > 0 && seen[25] > 0,
-	      "runs read 0, 24 or 25 (24: %u, 25: %u, other: %u)", seen[24], seen[25], other);
-	CHECK(sum == p->ops->now(p) - t0 && sum + 25 > 2445 * 4 && sum < 2445 * 4 + 25,
-	      "the runs' ticks add up to the cycles (%llu for %u)", (unsigned long long)sum,
-	      2445u * 4);
-	p->ops->mem_free(p, &m);
-	mp_sim_close(p);
+	CHECK(other == 0 && seen24 > 0 && seen25 > 0,
+	      "runs read 0, 24 or 25 (24: %u, 25: %u, other: %u)", seen24, seen25, other);
+	check_adds_up(&h, HIT_RUNS, 25);
 }
 
 /* Two counters: the two lowest events asked that the model has, and only those counted. */
