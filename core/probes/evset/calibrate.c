@@ -304,6 +304,17 @@ static int reads_at(struct run *rn, struct level *lv, const struct mp_evset *e, 
 	return 1;
 }
 
+/*
+ * The vote (vote_for) that `in` and `out` slow reads of EVSET_VOTE_TRIES,
+ * in the level and out of it, give: by the bounds on each share
+ * (slow_share; the share out of the level from below).
+ */
+static unsigned vote_of(unsigned in, unsigned out, unsigned *needed)
+{
+	return vote_for(slow_share(in, EVSET_VOTE_TRIES),
+			1.0 - slow_share(EVSET_VOTE_TRIES - out, EVSET_VOTE_TRIES), needed);
+}
+
 /* The tester takes the vote: `k` tries at threshold `slow`, `c` of them slow; a note. */
 static void vote_taken(struct run *rn, const struct level *lv, struct mp_evset *e, uint64_t slow,
 		       unsigned k, unsigned c, unsigned in, unsigned out)
@@ -341,8 +352,7 @@ static int fit_vote(struct run *rn, struct level *lv, struct mp_evset *e, uint64
 		return 0;
 	if ((st = reads_at(rn, lv, e, g, median, &in, &out)) != 1)
 		return st;
-	k = vote_for(slow_share(in, EVSET_VOTE_TRIES),
-		     1.0 - slow_share(EVSET_VOTE_TRIES - out, EVSET_VOTE_TRIES), &c);
+	k = vote_of(in, out, &c);
 	if (k == 0 || k >= e->trials)
 		return 0;
 	vote_taken(rn, lv, e, median, k, c, in, out);
@@ -371,8 +381,7 @@ static int fit_misses(struct run *rn, struct level *lv, struct mp_evset *e, uint
 		return st;
 	if (out == EVSET_VOTE_TRIES)
 		return 0;
-	k = vote_for(slow_share(in, EVSET_VOTE_TRIES),
-		     1.0 - slow_share(EVSET_VOTE_TRIES - out, EVSET_VOTE_TRIES), &c);
+	k = vote_of(in, out, &c);
 	if (k != 0)
 		vote_taken(rn, lv, e, e->slow, k, c, in, out);
 	return 0;
@@ -450,6 +459,7 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	struct above in;
 	struct mp_evset_times out;
 	uint64_t g = 0;         /* the group of time_above a vote reads after */
+	uint64_t mid;
 
 	if (time_above(rn, lv, e, &in) < 0 ||
 	    mp_evset_time(e, rn->x, rn->pool, lv->n, EVSET_CALIBRATE_TRIES, &out) < 0)
@@ -459,7 +469,8 @@ static int calibrate(struct run *rn, struct level *lv, struct mp_evset *e)
 	if (lv->missed)         /* no latency from "levels": the victim's own, in ticks */
 		lv->lat = (double)in.least - rn->hit.least + rn->l1_lat;
 	/* Not past the next level: the whole pool may evict the victim from it too. */
-	e->slow = halfway(lv, &in, &out) < e->slow ? halfway(lv, &in, &out) : e->slow;
+	mid = halfway(lv, &in, &out);
+	e->slow = mid < e->slow ? mid : e->slow;
 	if (e->slow <= in.least)
 		return lv->why = "the latencies give no threshold above a hit here", 0;
 	if (in.most > e->slow && fit_trials(rn, lv, e, in.median, &g) < 0)
