@@ -103,21 +103,20 @@ static void not_tlb(struct tlb_ctx *t, const struct tlb_level *lv)
  * the Zen 3 guest recorded 63 and 65 entries so; where they did not (the
  * confirmation's T(2,k/2) flat in the moment it was timed), 55, in two
  * rounds of four, for CPUID's 64.  No level of the simulator's library has
- * its page test disturbed.  Returns false (not recorded).
+ * its page test disturbed.
  */
-static bool disturbed(struct tlb_ctx *t, const struct tlb_level *lv)
+static void say_disturbed(struct tlb_ctx *t, const struct tlb_level *lv)
 {
 	char what[MP_NOTE_LEN];
 
 	if (t->side == MP_KIND_DATA) {
 		not_tlb(t, lv);
-		return false;
+		return;
 	}
 	mp_snprintf(what, sizeof(what), "%llu entries: X-Ray's page test was disturbed by the "
 		    "blocks (a \"page\" of %llu bytes): the count may be theirs too; not recorded",
 		    (unsigned long long)lv->entries, (unsigned long long)lv->page_bytes);
 	mp_tlb_note(t, what);
-	return false;
 }
 
 void mp_tlb_note(const struct tlb_ctx *t, const char *what)
@@ -163,9 +162,13 @@ bool mp_tlb_too_small(struct tlb_ctx *t, const struct tlb_level *lv)
 	return true;
 }
 
-bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv)
+bool mp_tlb_keep(struct tlb_ctx *t, const struct tlb_level *lv)
 {
 	if (mp_tlb_too_small(t, lv))
 		return false;
-	return !lv->page_bytes || lv->page_bytes >= t->page || disturbed(t, lv);
+	if (lv->page_bytes && lv->page_bytes < t->page) {
+		say_disturbed(t, lv);
+		return false;
+	}
+	return true;
 }

@@ -128,11 +128,11 @@ uint64_t mp_tlb_documented_entries(const struct mp_result *r, enum mp_kind side,
 /* Level `level` into the result (a unified level both sides found: once). */
 void mp_tlb_record(struct tlb_ctx *t, const struct tlb_level *lv, int32_t level);
 /*
- * Is a confirmed level whose page test found less than a page still a TLB?
- * On loads no: a cache boundary (said); on fetches yes, the page from the
- * mapping and the ways untold (said).  True for every other level.
+ * Is a confirmed level kept?  Not where its rise is too small for a TLB
+ * miss, nor where its page test found less than a page: on loads a cache
+ * boundary, on fetches a count the blocks may have made (each said).
  */
-bool mp_tlb_keep(struct tlb_ctx *t, struct tlb_level *lv);
+bool mp_tlb_keep(struct tlb_ctx *t, const struct tlb_level *lv);
 /*
  * Is the rise from lv's `below` to its `above` too small for a TLB miss
  * (docs/algorithms.md, "TLBs", miss penalty)?  mp_tlb_too_small also says
