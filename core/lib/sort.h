@@ -29,4 +29,20 @@ static inline uint64_t mp_median_u64(uint64_t *v, size_t n)
 	return v[(n - 1) / 2];
 }
 
+/*
+ * The mean of the middle half of v[0 .. n), n > 0 (v sorted in place):
+ * on a clock that moves in steps a median is a step, this lies between
+ * them as the reads do, and a burst of noise is left out as by a median.
+ */
+static inline double mp_midmean_u64(uint64_t *v, size_t n)
+{
+	size_t from = n / 4, to = n - n / 4;
+	double sum = 0.0;
+
+	mp_sort_u64(v, n);
+	for (size_t i = from; i < to; i++)
+		sum += (double)v[i];
+	return sum / (double)(to - from);
+}
+
 #endif

@@ -968,19 +968,61 @@ static void coarse_clock(void)
  * (calibrate.c, fit_misses), the L2 never wrong and exact at half the
  * seeds at least.
  */
+static const char coarse_zen3[] =
+	"name = coarse-zen3\nclock freq=2.445G step=24.45 read=61\n"
+	"cache L1D size=32K line=64 ways=8 latency=3 replacement=plru\n"
+	"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
+	"cache L2 size=512K line=64 ways=8 latency=9 replacement=plru inclusion=inclusive\n"
+	"cache L3 size=8M line=64 ways=16 latency=34 replacement=plru inclusion=exclusive\n"
+	"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
+	"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
+	"memory latency=285\n";
+
 static void stepped_clock(void)
 {
-	static const char *const text =
-		"name = coarse-zen3\nclock freq=2.445G step=24.45 read=61\n"
-		"cache L1D size=32K line=64 ways=8 latency=3 replacement=plru\n"
-		"cache L1I size=32K line=64 ways=8 latency=3 replacement=plru\n"
-		"cache L2 size=512K line=64 ways=8 latency=9 replacement=plru inclusion=inclusive\n"
-		"cache L3 size=8M line=64 ways=16 latency=34 replacement=plru inclusion=exclusive\n"
-		"tlb DTLB1 entries=64 ways=full page=4K latency=7\n"
-		"tlb DTLB2 entries=2048 ways=16 page=4K latency=20\n"
-		"memory latency=285\n";
+	exact_at_seeds("coarse-zen3", coarse_zen3, 2, 6, 3, "the L2 under a clock in steps of 24.45");
+}
 
-	exact_at_seeds("coarse-zen3", text, 2, 6, 3, "the L2 under a clock in steps of 24.45");
+/*
+ * The same guest where the l1 probe recorded nothing (not run here): evset
+ * measures the L1 itself, whose hit and the L2's (6 cycles apart) read
+ * alike on a clock in steps of 24.45, so its threshold told the L2's hits
+ * from the L3's.  Without the check that a minimal set leaves the victim
+ * in the next level (geometry.c, past_next), the L1 came out 512K 8-way
+ * (the L2's) at seeds 1 to 3, and the L2 8M 16-way (the L3's) at seed 1,
+ * as on the guest in a full run whose l1 probe failed.  The L1 must record
+ * no geometry and say why, and the L2 and L3 be exact at the three seeds.
+ */
+static void coarse_l1(void)
+{
+	int exact = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		const struct mp_cache *l1;
+		struct mp_probe *ev;
+		struct ps_run s;
+
+		if (!ps_open_text(&s, "coarse-zen3", coarse_zen3, PS_EXACT) ||
+		    !scattered(&s, PS_EXACT))
+			return;
+		snprintf(s.name, sizeof(s.name), "coarse-zen3 without l1, seed %llu",
+			 (unsigned long long)seed);
+		s.cfg.seed = seed;
+		s.cfg.profile = MP_PROFILE_QUICK;
+		ps_probe_run(&s, "latency", mp_probe_latency);
+		ps_probe_run(&s, "levels", mp_probe_levels);
+		ev = ps_probe_run(&s, "evset", mp_probe_evset);
+		l1 = found(&s.r, 1);
+		CHECK(!l1 || (l1->size_bytes == MP_NA && l1->ways == MP_NA),
+		      "%s: no L1 geometry recorded (%s)", s.name, ev->message);
+		CHECK(strstr(ev->message, "L1 not measured: its minimal set takes the victim past "
+					  "the next level") != NULL,
+		      "%s: evset says why its L1 is not recorded (%s)", s.name, ev->message);
+		for (int32_t level = 2; level <= 3; level++)
+			check_level(&s, ps_cache(&s.model, level), ev, &exact);
+		ps_close(&s);
+	}
+	CHECK(exact == 6, "coarse-zen3 without l1: L2 and L3 exact at seeds 1 to 3 (%d of 6)", exact);
 }
 
 /*
@@ -1498,6 +1540,7 @@ int main(int argc, char **argv)
 	if (argc == 1 || strstr("coarse clock", argv[1]) != NULL) {
 		coarse_clock();
 		stepped_clock();
+		coarse_l1();
 	}
 	if (argc == 1 || strstr("stopped count", argv[1]) != NULL)
 		stopped_count();

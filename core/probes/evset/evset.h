@@ -68,6 +68,7 @@ int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit);
 /* The times of the victim's load over some tries with a set (mp_evset_time). */
 struct mp_evset_times {
 	uint64_t least, most, median;
+	double midmean;         /* the mean of the middle half of the reads */
 	unsigned slow;          /* tries that read slower than the tester's threshold */
 };
 

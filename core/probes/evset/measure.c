@@ -246,12 +246,13 @@ static int geometry_over_time(struct run *rn, struct level *lv, const struct mp_
  * thread that holds a way does that, and more passes give it more
  * chances; on this guest the L2's second round lost its ways so in 4 runs
  * of 6, and the 32 passes spent the rest of its time: evset 4.7 s for 2.7
- * in the quick profile), nor where the time bound passed.
+ * in the quick profile), nor where the time bound passed, nor where its
+ * set was a lower level's (more passes find it again).
  */
 static bool spares(const char *why)
 {
 	return why != evset_find_why[0] && why != evset_find_why[2] && why != short_most &&
-	       why != short_now;
+	       why != short_now && why != evset_past_next;
 }
 
 /*
@@ -339,8 +340,9 @@ static int measure_with(struct run *rn, struct level *lv)
  * keeps busy (our own page walks' lines, a host's thread) fails every
  * round alike, as every round takes the same victim.  On this project's
  * AMD EPYC guest 2 full-profile runs of 6 lost the L2 so, in 0.03 and 0.2
- * s.  A note says why the victim before was lost.  1 taken, 0 not, -1 a
- * run failed.
+ * s.  Not where its set took the victim past the next level: a clock
+ * too coarse does that for any victim.  A note says why the victim
+ * before was lost.  1 taken, 0 not, -1 a run failed.
  */
 static int another_victim(struct run *rn, const struct level *lv, unsigned tried, uint64_t t0)
 {
@@ -348,7 +350,7 @@ static int another_victim(struct run *rn, const struct level *lv, unsigned tried
 	char text[MP_NOTE_LEN];
 	struct mp_buf b;
 
-	if (tried >= EVSET_VICTIMS || rn->x < rn->m.page_bytes ||
+	if (tried >= EVSET_VICTIMS || rn->x < rn->m.page_bytes || lv->why == evset_past_next ||
 	    mp_seconds_since(rn->c->p, t0) > EVSET_QUICK_LOSS * evset_seconds(rn->c))
 		return 0;
 	mp_buf_init(&b, text, sizeof(text));

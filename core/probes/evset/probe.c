@@ -37,19 +37,29 @@ static struct mp_cache *level_rec(struct mp_result *r, int32_t level)
 
 /*
  * The latency of the first level below `level` whose latency is known
- * (memory's after the last), ticks; NaN: unknown.  A level "levels" voted
- * a capacity for but no latency is passed over: on this guest the L3's
- * latency was unstable in a full run, and the L2 was lost with it.
+ * (memory's after the last), ticks, and that level in *at (MP_MAX_CACHES
+ * + 1: memory); NaN: unknown.  A level "levels" voted a capacity for but
+ * no latency is passed over: on this guest the L3's latency was unstable
+ * in a full run, and the L2 was lost with it.
  */
-static double next_latency(struct mp_ctx *c, int32_t level)
+static double latency_below(struct mp_ctx *c, int32_t level, int32_t *at)
 {
-	for (int32_t k = level + 1; k <= MP_MAX_CACHES; k++) {
-		const struct mp_cache *rec = level_rec(c->r, k);
+	for (*at = level + 1; *at <= MP_MAX_CACHES; (*at)++) {
+		const struct mp_cache *rec = level_rec(c->r, *at);
 
 		if (rec && !mp_is_na(rec->latency_ns))
 			return ns_to_ticks(c->p, rec->latency_ns);
 	}
 	return ns_to_ticks(c->p, c->r->memory.latency_ns);
+}
+
+/* The level's next latency and the one after it (NaN where the next is memory's). */
+static void latencies_below(struct mp_ctx *c, struct level *lv)
+{
+	int32_t at;
+
+	lv->next = latency_below(c, lv->level, &at);
+	lv->after = at > MP_MAX_CACHES ? mp_na_double() : latency_below(c, at, &at);
 }
 
 static uint64_t most_ways(struct run *rn, int32_t level)
@@ -97,7 +107,8 @@ static bool level_of(struct run *rn, int32_t level, struct level *lv)
 		return false;
 	*lv = (struct level){ .level = level, .sharing = 1, .missed = missed,
 			      .lat = missed ? mp_na_double() : ns_to_ticks(rn->c->p, rec->latency_ns),
-			      .next = next_latency(rn->c, level), .up_ways = most_ways(rn, level) };
+			      .up_ways = most_ways(rn, level) };
+	latencies_below(rn->c, lv);
 	lv->pages = evset_pool_pages(rn, level, missed ? 0 : (uint64_t)rec->effective_size_bytes,
 				     rn->m.page_bytes);
 	lv->pages = lv->pages < pages ? lv->pages : pages;

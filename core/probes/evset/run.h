@@ -37,6 +37,7 @@
 struct level {
 	int32_t level;
 	double lat, next;       /* its latency and the next level's (or memory's), ticks */
+	double after;           /* the latency of the level after the next (NaN: none) */
 	uint64_t up_ways;       /* the most ways of any level above */
 	uint64_t pages;         /* pages its pool is taken from */
 	uint64_t n;             /* candidates in the pool */
@@ -124,6 +125,8 @@ bool evset_inpage_fits(const struct run *rn, const struct level *lv);
 uint64_t evset_inpage_lines(const struct run *rn, const struct level *lv, uint64_t *buf);
 
 /* geometry.c */
+/* Why a level's set is a lower level's: the same for any victim (measure.c). */
+extern const char evset_past_next[];
 int evset_evicts_mostly(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m);
 int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv);
 int evset_corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m);

@@ -201,6 +201,7 @@ int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint
 	}
 	flush(e, &victim, 1, set, n);
 	t->median = tries ? mp_median_u64(u, tries) : 0;
+	t->midmean = tries ? mp_midmean_u64(u, tries) : 0.0;
 	return 0;
 }
 
