@@ -514,8 +514,8 @@ static void l2_under_unrecorded_l1(const struct ps_run *s, const struct mp_probe
 	CHECK(exact_level(l2, mc) && l2->method == MP_METHOD_EVSETS,
 	      "%s, seed %llu: the L2 exact by eviction sets under an unrecorded L1 (%s)", s->name,
 	      (unsigned long long)s->cfg.seed, ev->message);
-	CHECK(ps_note(&s->r, from), "%s, seed %llu: a note says the L1's ways came %s", s->name,
-	      (unsigned long long)s->cfg.seed, from);
+	CHECK(ps_note(&s->r, from), "%s, seed %llu: a note says where the L1's ways came from (%s)",
+	      s->name, (unsigned long long)s->cfg.seed, from);
 }
 
 /*
@@ -555,8 +555,11 @@ static void busy_l1(void)
 /*
  * An L1 that neither the l1 probe (not run here) nor eviction sets measure
  * (random replacement and a thread sharing the core that takes 3 ways
- * every 5000 cycles): the L2's tails take the documentation's L1, and the
- * L2 must be exact, at two seeds (not measured before).
+ * every 5000 cycles): the L2's tails take the L1's set found though not
+ * recorded, or where none was found the documentation's L1, and the L2
+ * must be exact at three seeds (not measured before).  The documentation
+ * must be taken at one seed at least: at seed 2 eviction sets found the
+ * L1's set once their timed loads came after drawn waits (test.c, dither).
  */
 static void unmeasured_l1(void)
 {
@@ -567,7 +570,9 @@ static void unmeasured_l1(void)
 		"memory latency=200\nframes mode=scattered seed=7\n"
 		"neighbour ways=3 level=1 on=5000 off=5000\n";
 
-	for (uint64_t seed = 1; seed <= 2; seed++) {
+	int documented = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct mp_probe *ev;
 		struct ps_run s;
 
@@ -580,9 +585,12 @@ static void unmeasured_l1(void)
 		CHECK(!found(&s.r, 1) || found(&s.r, 1)->ways == MP_NA,
 		      "unmeasured-l1, seed %llu: no L1 ways recorded (%s)",
 		      (unsigned long long)seed, ev->message);
-		l2_under_unrecorded_l1(&s, ev, "from the documentation");
+		l2_under_unrecorded_l1(&s, ev, "no record has its geometry");
+		documented += ps_note(&s.r, "from the documentation (no record") != NULL;
 		ps_close(&s);
 	}
+	CHECK(documented >= 1, "unmeasured-l1: the L1's ways from the documentation at %d of 3 seeds",
+	      documented);
 }
 
 /*
@@ -965,8 +973,10 @@ static void coarse_clock(void)
  * line short evicted the victim now and then"), as in most runs on the
  * guest.  With the threshold from the hit's mean and the medians, and a
  * vote where the victim out of the level reads fast now and then
- * (calibrate.c, fit_misses), the L2 never wrong and exact at half the
- * seeds at least.
+ * (calibrate.c, fit_misses), the L2 never wrong and exact at 4 of the 6
+ * seeds; with the timed loads after drawn waits (test.c, dither: the
+ * simulated clock has no jitter, and tries of one length kept the phase,
+ * so that their reads were not independent), at 5, which it must be.
  */
 static const char coarse_zen3[] =
 	"name = coarse-zen3\nclock freq=2.445G step=24.45 read=61\n"
@@ -980,7 +990,7 @@ static const char coarse_zen3[] =
 
 static void stepped_clock(void)
 {
-	exact_at_seeds("coarse-zen3", coarse_zen3, 2, 6, 3, "the L2 under a clock in steps of 24.45");
+	exact_at_seeds("coarse-zen3", coarse_zen3, 2, 6, 5, "the L2 under a clock in steps of 24.45");
 }
 
 /*

@@ -51,6 +51,7 @@ struct mp_evset {
 	const uint64_t *tail;   /* the tail's offsets (none, or disjoint from every set) */
 	uint64_t ntail;
 	struct mp_rng rng;      /* the orders of the tries */
+	struct mp_rng wait;     /* the waits before timed loads (test.c, dither) */
 	uint64_t loads;         /* loads spent, for the message */
 	uint64_t deadline;      /* mp_now() past which the work gives up; 0: none */
 	bool late;              /* the deadline passed */
@@ -59,7 +60,7 @@ struct mp_evset {
 /* Ticks of a one-load run that hits the L1 (the seam's own cost of a run included). */
 struct mp_evset_hit {
 	double least;           /* the least of several runs */
-	double mean;            /* their mean, but for the slowest quarter (a coarse clock's reads) */
+	double mean;            /* their mean, but for the slowest eighth (a coarse clock's reads) */
 };
 
 /* The L1 hit's ticks (mp_evset_hit).  -1 when the platform failed a run. */
