@@ -28,7 +28,7 @@
 /* The least ratio of a level's latency to the one above's (next_bound). */
 #define EVSET_NEXT_RATIO 2.0
 /*
- * Tries whose least time calibrates the threshold; how far apart the two
+ * Tries whose times calibrate the threshold; how far apart the two
  * must be; groups of a few candidates for the time out of the L1 (time_above).
  */
 #define EVSET_CALIBRATE_TRIES 5u
