@@ -97,7 +97,7 @@ void evset_tester(struct run *rn, struct level *lv, struct mp_evset *e)
 	 * above a hit", or sets that evicted only with a tail).
 	 */
 	e->slow = lv->missed ? UINT64_MAX
-			     : (uint64_t)(rn->hit.mean - rn->l1_lat + next_bound(lv));
+			     : (uint64_t)evset_read_of(rn, next_bound(lv));
 }
 
 /* Groups of lines that take the victim out of the levels above only (time_above). */
@@ -348,7 +348,7 @@ static int fit_vote(struct run *rn, struct level *lv, struct mp_evset *e, uint64
 	unsigned in, out, k, c = 0;
 	int st;
 
-	if ((double)median >= rn->hit.mean - rn->l1_lat + (lv->lat + lv->next) / 2)
+	if ((double)median >= evset_read_of(rn, (lv->lat + lv->next) / 2))
 		return 0;
 	if ((st = reads_at(rn, lv, e, g, median, &in, &out)) != 1)
 		return st;

@@ -319,7 +319,7 @@ const char evset_past_next[] = "its minimal set takes the victim past the next l
  */
 static int past_next(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t mm)
 {
-	double base = rn->hit.mean - rn->l1_lat, bound;
+	double bound;
 	struct mp_evset_times t;
 	char text[MP_NOTE_LEN];
 	struct mp_buf b;
@@ -328,13 +328,14 @@ static int past_next(struct run *rn, struct mp_evset *e, struct level *lv, uint6
 		return 0;
 	if (mp_evset_time(e, rn->x, rn->set, mm, MP_EVSET_MAX_TRIES, &t) < 0)
 		return -1;
-	bound = base + mp_sqrt(lv->next * lv->after);
+	bound = evset_read_of(rn, mp_sqrt(lv->next * lv->after));
 	if (t.midmean <= bound)
 		return 0;
 	mp_buf_init(&b, text, sizeof(text));
 	mp_buf_printf(&b, "evset: L%d: after its minimal set the victim read %.0f ticks, past "
 			  "%.0f (the next level's hit reads about %.0f, the one after's %.0f)",
-		      (int)lv->level, t.midmean, bound, base + lv->next, base + lv->after);
+		      (int)lv->level, t.midmean, bound, evset_read_of(rn, lv->next),
+		      evset_read_of(rn, lv->after));
 	mp_result_add_note(rn->c->r, text);
 	lv->why = evset_past_next;
 	return 1;

@@ -88,6 +88,15 @@ struct run {
 	uint64_t *tail;         /* the tester's tail */
 };
 
+/*
+ * Ticks a one-load run reads where its load takes `lat` ticks: the L1
+ * hit's mean read less the L1's latency, plus `lat`.
+ */
+static inline double evset_read_of(const struct run *rn, double lat)
+{
+	return rn->hit.mean - rn->l1_lat + lat;
+}
+
 /* pool.c */
 uint64_t evset_arena_pages(const struct run *rn);
 bool evset_pool_grows(const struct mp_ctx *c);
