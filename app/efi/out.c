@@ -33,10 +33,13 @@ void mp_efi_sayf(const char *fmt, ...)
 {
 	char line[MP_EFI_LINE];
 	va_list ap;
+	size_t n, f = mp_strlen(fmt);
 
 	va_start(ap, fmt);
-	mp_vsnprintf(line, sizeof(line), fmt, ap);
+	n = mp_vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (n + 1 == sizeof(line) && f && fmt[f - 1] == '\n')
+		line[n - 1] = '\n';	/* cut short, the line still ends */
 	mp_efi_say(line);
 }
 

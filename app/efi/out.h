@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Longest line built by mp_efi_sayf. */
+/* Longest line built by mp_efi_sayf: a longer one is cut, its newline kept. */
 #define MP_EFI_LINE 320
 
 /* Look at the firmware console; call first.  True when it reaches a serial port. */

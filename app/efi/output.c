@@ -9,7 +9,10 @@
 static void efi_log(void *ctx, enum mp_log_level lvl, const char *msg)
 {
 	(void)ctx;
-	mp_efi_sayf("memprobe: %s%s\n", mp_log_prefix(lvl), msg);
+	mp_efi_say("memprobe: ");
+	mp_efi_say(mp_log_prefix(lvl));
+	mp_efi_say(msg);	/* whole: a line of mp_efi_sayf's length would cut it */
+	mp_efi_say("\n");
 }
 
 /* A serial console cannot rewrite a line: one line when the work changes and one per tenth. */

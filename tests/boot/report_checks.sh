@@ -20,6 +20,13 @@ for p in json.load(open(sys.argv[1]))["probes"]:
 sys.exit(0 if ok else 1)' "$2"
 }
 
+# No line of the application's ran into the next: a line longer than its
+# buffer once lost its newline, and the next line began inside it.
+serial_lines_end() { # serial_lines_end LOG
+	joined=$(tr -d '\r' <"$1" | grep -an '.memprobe: ' | cut -c1-200 | head -3)
+	[ -z "$joined" ] || { echo "lines run together: $joined"; return 1; }
+}
+
 # report.html and one SVG per curve in the run directory, the SVGs drawing
 # the curves' points, and report.html rendered by headless Chromium with
 # every plot on the picture.

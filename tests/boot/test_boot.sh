@@ -3,8 +3,8 @@
 # under QEMU with OVMF and TCG, and checks what a user would get.  The
 # machine must power itself off before the timeout; the serial log must
 # carry the banner, the probe's progress, the report, result.json and the
-# sentinel; the result files read back out of the image with mtools must be
-# valid; a second boot must add a run directory and leave the first one
+# sentinel, each line ended; the result files read back out of the image
+# with mtools must be valid; a second boot must add a run directory and leave the first one
 # alone; a configuration with bad lines must still finish and name them,
 # quoting control bytes as \xNN; a read-only or full disk must still finish
 # with result.json on the serial port, and the full one keep a clean file
@@ -104,6 +104,7 @@ sys.exit(len(ran) != 3 or any(p['status'] not in ('ok', 'failed') or p['seconds'
 check "serial: result.json equal to the file" serial_json_is first "$out/res1/run-0001/result.json"
 check "serial: every probe marked (start and end, or skipped)" \
 	serial_marks_probes "$out/first.log" "$out/res1/run-0001/result.json"
+check "serial: every line ends, none runs into the next" serial_lines_end "$out/first.log"
 check "ESP: report.html and the plots, rendered by headless Chromium" \
 	pictures_render "$out/res1/run-0001" "$out/first-report.png"
 check "-cpu max: SMBIOS type 4 read, its cores agree with CPUID" \
