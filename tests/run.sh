@@ -5,8 +5,12 @@
 #                                     keep its output in LOG and print one
 #                                     line: its name, counts and seconds
 #   tests/run.sh sum LOG...           print every FAIL and INFO line of the
-#                                     logs, then `N passed, N failed`; all
-#                                     the logs in $SUM_LOG (build/test.log)
+#                                     logs, then the FAIL lines again with
+#                                     the indented lines that say what each
+#                                     saw (the end of a long output is what
+#                                     a CI view keeps), then `N passed, N
+#                                     failed`; all the logs in $SUM_LOG
+#                                     (build/test.log)
 #
 # A test passes or fails check by check (its PASS and FAIL lines).  A
 # program that crashes or exits non-zero without a FAIL line counts one
@@ -17,6 +21,11 @@ cd "$(dirname "$0")/.."
 
 count() { # count PATTERN FILE
 	grep -c "$1" "$2" || true
+}
+
+# The FAIL lines of a log, each with the indented lines after it.
+failures() { # failures LOG
+	awk '/^FAIL/ { f = 1; print; next } f && /^[ \t]/ { print; next } { f = 0 }' "$1"
 }
 
 one() {
@@ -46,19 +55,27 @@ sum() {
 	passed=0
 	failed=0
 	all=${SUM_LOG:-build/test.log}
+	fails=$all.failures
 	: >"$all"
+	: >"$fails"
 	for log in "$@"; do
 		if [ ! -f "$log" ]; then
-			echo "FAIL ${log#build/tests/log/}: no log (the test did not run)"
+			echo "FAIL ${log#build/tests/log/}: no log (the test did not run)" | tee -a "$fails"
 			failed=$((failed + 1))
 			continue
 		fi
 		cat "$log" >>"$all"
 		grep -E '^(FAIL|INFO)' "$log"
+		failures "$log" >>"$fails"
 		set -- $(sed -n 's/^RESULT //p' "$log")
 		passed=$((passed + $2))
 		failed=$((failed + $3))
 	done
+	if [ -s "$fails" ]; then
+		echo "the failures, with what each saw:"
+		cat "$fails"
+	fi
+	rm -f "$fails"
 	echo "full output: $all"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
