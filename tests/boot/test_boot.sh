@@ -4,8 +4,8 @@
 # machine must power itself off before the timeout; the serial log must
 # carry the banner, the probe's progress, the report, result.json and the
 # sentinel, each line ended; the result files read back out of the image
-# with mtools must be valid; a second boot must add a run directory and leave the first one
-# alone; a configuration with bad lines must still finish and name them,
+# with mtools must be valid; a second boot must add a run directory and
+# leave the first one alone; a configuration with bad lines must still finish and name them,
 # quoting control bytes as \xNN; a read-only or full disk must still finish
 # with result.json on the serial port, and the full one keep a clean file
 # system; a 128 MB machine must shrink the arena and say so.  The platform's own parts must show: the #GP handler caught an MSR
