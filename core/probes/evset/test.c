@@ -84,6 +84,14 @@ static int chase(struct mp_evset *e, void *start, uint64_t steps, uint64_t *tick
 	return 0;
 }
 
+/* A chase whose ticks are not wanted: a warm-up, a wait, the tail, the set. */
+static int untimed(struct mp_evset *e, void *start, uint64_t steps)
+{
+	uint64_t t;
+
+	return chase(e, start, steps, &t);
+}
+
 /*
  * A wait of 1 to EVSET_DITHER L1 hits on line `at` (warm), drawn, right
  * before a timed load: on a clock that moves in steps the reading depends
@@ -99,16 +107,12 @@ static int chase(struct mp_evset *e, void *start, uint64_t steps, uint64_t *tick
  */
 static int dither(struct mp_evset *e, void *at)
 {
-	uint64_t t;
-
-	return chase(e, at, 1 + mp_rng_below(&e->wait, EVSET_DITHER), &t);
+	return untimed(e, at, 1 + mp_rng_below(&e->wait, EVSET_DITHER));
 }
 
 static int run_tail(struct mp_evset *e, void *start)
 {
-	uint64_t t;
-
-	return start ? chase(e, start, e->ntail, &t) : 0;
+	return start ? untimed(e, start, e->ntail) : 0;
 }
 
 /*
@@ -127,7 +131,7 @@ int mp_evset_hit(struct mp_evset *e, uint64_t off, struct mp_evset_hit *hit)
 	void *x = self_loop(e, off);
 	uint64_t t[EVSET_HIT_RUNS], sum = 0, kept = EVSET_HIT_RUNS - EVSET_HIT_RUNS / 8;
 
-	if (chase(e, x, 1, &t[0]) < 0)
+	if (untimed(e, x, 1) < 0)
 		return -1;
 	for (unsigned i = 0; i < EVSET_HIT_RUNS; i++)
 		if (dither(e, x) < 0 || chase(e, x, 1, &t[i]) < 0)
@@ -170,18 +174,17 @@ static int try_once(struct mp_evset *e, const uint64_t *v, uint64_t k, const uin
 		    uint64_t n, uint64_t *t)
 {
 	void *tail = e->ntail ? shuffled(e, tail_order, e->tail, e->ntail) : NULL;
-	uint64_t u;
 
 	for (uint64_t i = 0; i < k; i++) {
 		void *x = self_loop(e, v[i]);
 
 		self_loop(e, warm_line(e, v[i]));  /* written now, loaded untouched later */
-		if (chase(e, x, 1, &u) < 0)
+		if (untimed(e, x, 1) < 0)
 			return -1;
 	}
 	for (unsigned i = 0; i < e->passes; i++)
 		if (run_tail(e, tail) < 0 ||
-		    (n && chase(e, shuffled(e, set_order, set, n), n, &u) < 0) ||
+		    (n && untimed(e, shuffled(e, set_order, set, n), n) < 0) ||
 		    run_tail(e, tail) < 0)
 			return -1;
 	for (uint64_t i = 0; i < k; i++)
