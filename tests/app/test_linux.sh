@@ -7,10 +7,8 @@ out=build/tests/linux
 rm -rf "$out"
 mkdir -p "$out"
 
-check() { # check NAME CONDITION...
-	name=$1; shift
-	if "$@"; then echo "PASS linux: $name"; else echo "FAIL linux: $name"; fi
-}
+CHECK_AREA=linux
+. tests/check.sh
 
 build/memprobe --quiet --probes latency --out "$out/res" --json "$out/r.json" \
 	> "$out/report.txt" 2> "$out/stderr.txt"

@@ -8,10 +8,8 @@ out=build/tests/runner
 rm -rf "$out"
 mkdir -p "$out"
 
-check() { # check NAME CONDITION...
-	name=$1; shift
-	if "$@"; then echo "PASS runner: $name"; else echo "FAIL runner: $name"; fi
-}
+CHECK_AREA=runner
+. tests/check.sh
 
 printf 'PASS one\nFAIL two: a thing\n    saw x\n\tsaw y\nINFO three\nFAIL four\nnot indented\nRESULT a 1 2 0\n' \
 	>"$out/a.log"
