@@ -55,27 +55,23 @@ sum() {
 	passed=0
 	failed=0
 	all=${SUM_LOG:-build/test.log}
-	fails=$all.failures
 	: >"$all"
-	: >"$fails"
 	for log in "$@"; do
 		if [ ! -f "$log" ]; then
-			echo "FAIL ${log#build/tests/log/}: no log (the test did not run)" | tee -a "$fails"
+			echo "FAIL ${log#build/tests/log/}: no log (the test did not run)" | tee -a "$all"
 			failed=$((failed + 1))
 			continue
 		fi
 		cat "$log" >>"$all"
 		grep -E '^(FAIL|INFO)' "$log"
-		failures "$log" >>"$fails"
 		set -- $(sed -n 's/^RESULT //p' "$log")
 		passed=$((passed + $2))
 		failed=$((failed + $3))
 	done
-	if [ -s "$fails" ]; then
+	if [ "$failed" -gt 0 ]; then
 		echo "the failures, with what each saw:"
-		cat "$fails"
+		failures "$all"
 	fi
-	rm -f "$fails"
 	echo "full output: $all"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
