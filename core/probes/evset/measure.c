@@ -34,7 +34,7 @@ static int not_held(struct level *lv, const char *why)
 {
 	lv->ways = lv->size = lv->line = lv->classes = lv->counted = lv->conflict = 0;
 	lv->sharing = 1;
-	lv->alone = false;
+	lv->alone = lv->exclusive = false;
 	lv->why = why;
 	return 0;
 }
@@ -148,7 +148,8 @@ static int borne_out(struct run *rn, struct mp_evset *e, struct level *lv)
 }
 
 /*
- * The geometry and the size with tester e (as evset_calibrated left it); the tester the
+ * The geometry, the exclusion (before the count uses the pool up) and the
+ * size with tester e (as evset_calibrated left it); the tester the
  * victim's set was found with in *kept.  0 (lv says what), -1 failed.
  */
 static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e,
@@ -156,7 +157,7 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
 {
 	bool borne = false;
 
-	if (evset_geometry(rn, &e, lv) < 0)
+	if (evset_geometry(rn, &e, lv) < 0 || (lv->ways && evset_exclusion(rn, &e, lv) < 0))
 		return -1;
 	*kept = e;
 	if (lv->ways && evset_size(rn, &e, lv, &borne) < 0)

@@ -33,6 +33,28 @@ static void record(struct mp_cache *rec, const struct level *lv)
 	rec->method = MP_METHOD_EVSETS;
 }
 
+/*
+ * Exclusive by its sets (exclusion.c), where nothing else said what its
+ * inclusion is; where compact sets said otherwise, a note (theirs stands).
+ */
+static void record_exclusive(struct mp_ctx *c, struct mp_cache *rec, const struct level *lv)
+{
+	char text[MP_NOTE_LEN];
+	struct mp_buf b;
+
+	if (!lv->exclusive || rec->inclusion == MP_INCL_EXCLUSIVE)
+		return;
+	if (rec->inclusion == MP_INCL_UNKNOWN) {
+		rec->inclusion = MP_INCL_EXCLUSIVE;
+		return;
+	}
+	mp_buf_init(&b, text, sizeof(text));
+	mp_buf_printf(&b, "evset: L%d: its sets hold as many lines as its ways and those above "
+		      "together (exclusive); compact sets found it %s, and stand", (int)lv->level,
+		      mp_inclusion_name(rec->inclusion));
+	mp_result_add_note(c->r, text);
+}
+
 /* The level in the probe's message: what was measured, what not and why. */
 void evset_describe(struct mp_buf *b, const struct level *lv)
 {
@@ -53,6 +75,8 @@ void evset_describe(struct mp_buf *b, const struct level *lv)
 	mp_buf_printf(b, "%llu-way", (unsigned long long)lv->ways);
 	if (lv->line)
 		mp_buf_printf(b, " %llu B", (unsigned long long)lv->line);
+	if (lv->exclusive)
+		mp_buf_puts(b, " exclusive");
 	if (!lv->line)
 		mp_buf_puts(b, "; line not measured");
 	if (lv->why)
@@ -112,6 +136,7 @@ static void note_disagree(struct mp_ctx *c, const struct mp_cache *rec, const st
 /* Which method the level's values come from, and why; the record updated. */
 const char *evset_settle(struct run *rn, struct mp_cache *rec, const struct level *lv)
 {
+	record_exclusive(rn->c, rec, lv);
 	if (rn->contiguous && compact_measured(rec)) {
 		if (lv->ways && !agree(rec, lv))
 			note_disagree(rn->c, rec, lv);

@@ -9,6 +9,7 @@
  *   calibrate.c  the tester: the threshold between this level and the next
  *   tail.c       the tail: lines that take the victim out of the levels above
  *   geometry.c   the victim's minimal set: the ways and the line
+ *   exclusion.c  whether the level is exclusive of the ones above
  *   size.c       the congruence classes at a page offset: the size
  *   measure.c    one level measured, and whether its geometry holds up
  *   report.c     the level recorded, described and noted
@@ -47,6 +48,7 @@ struct level {
 	bool doubt;             /* the count found sets of another size than the ways */
 	bool alone;             /* no second class bore the ways out: they rest on the victim's set */
 	bool missed;            /* documented, not found by "levels": lat from the victim (calibrate.c) */
+	bool exclusive;         /* exclusive of the levels above, by its sets (exclusion.c) */
 	uint64_t ways, line, size;
 	uint64_t classes;       /* its classes at a page offset, once a count completed */
 	uint64_t counted;       /* the classes a count found, complete or not (within: above's one) */
@@ -140,6 +142,9 @@ int evset_evicts_mostly(struct mp_evset *e, uint64_t x, const uint64_t *s, uint6
 int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv);
 int evset_corroborate(struct run *rn, struct mp_evset *e, struct level *lv, uint64_t m);
 void evset_keep_upper(struct run *rn, const struct mp_evset *e, const struct level *lv);
+
+/* exclusion.c */
+int evset_exclusion(struct run *rn, struct mp_evset *e, struct level *lv);
 
 /* size.c */
 void evset_counts_forgotten(void);

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe "evset": is a level exclusive of the ones above (a victim cache)?
+ * X-Ray's test of C1 + C2 (5.2.2) with eviction sets instead of strides,
+ * for memory whose physical addresses are unknown: lines of the victim's
+ * class here that also share its sets above (the level's pool holds only
+ * such lines) fit in the ways of both levels together where a line lives
+ * in one level only, and in this level's ways alone where it may live in
+ * both.  So without a tail, Z = W + U/2 such lines (W this level's ways,
+ * U the ways of the level above) never take the victim out of this level
+ * if it is exclusive, and always do otherwise, while W + U + U/2 take it
+ * out in either case (docs/algorithms.md, "Eviction sets", exclusion).
+ */
+#include "core/lib/str.h"
+#include "core/probes/evset/run.h"
+
+/* Lines of the victim's class at most (its minimal set, then members). */
+#define EXCL_LINES (3u * MP_EVSET_MAX_WAYS)
+
+static uint64_t lines[EXCL_LINES];
+
+/* The ways of the level right above: the L1's, or the minimal set found there. */
+static uint64_t ways_above(const struct run *rn, const struct level *lv)
+{
+	return lv->level == 2 ? rn->l1_ways : rn->up.m;
+}
+
+/*
+ * Lines of the victim's class here, up to `want`: its minimal set, then
+ * candidates that set evicts where the tail alone does not (each in two
+ * tests running).  How many, or -1 when a run failed.
+ */
+static int64_t class_lines(struct run *rn, struct mp_evset *e, const struct level *lv,
+			   uint64_t want)
+{
+	uint64_t k = lv->ways;
+
+	mp_memcpy(lines, rn->set, k * sizeof(*lines));
+	for (uint64_t i = 0; i < lv->n && k < want && !mp_evset_late(e); i++) {
+		uint64_t y = rn->pool[i];
+		int in;
+
+		if (y == rn->x || mp_evset_member(lines, k, y) ||
+		    mp_evset_member(e->tail, e->ntail, y))
+			continue;
+		if ((in = mp_evset_evicts_own(e, y, rn->set, lv->ways)) < 0)
+			return -1;
+		if (in)
+			lines[k++] = y;
+	}
+	return (int64_t)k;
+}
+
+/*
+ * The victim timed after the first n class lines without a tail, in
+ * every try a test can take: the tries that read it out of this level.
+ * -1 when a run failed.
+ */
+static int slow_tries(struct mp_evset *e, uint64_t x, uint64_t n)
+{
+	struct mp_evset bare = *e;
+	struct mp_evset_times t;
+	int st;
+
+	bare.tail = NULL;
+	bare.ntail = 0;
+	st = mp_evset_time(&bare, x, lines, n, MP_EVSET_MAX_TRIES, &t);
+	e->loads = bare.loads;
+	return st < 0 ? -1 : (int)t.slow;
+}
+
+/*
+ * Is the level exclusive?  Tested where the level above has U >= 4 ways
+ * (Z then leaves the two levels together two ways short at least), Z
+ * overfills every set above twice over (so that, not exclusive, nothing
+ * above keeps the victim), and the pool gives the W + U + U/2 lines.
+ * Exclusive (lv->exclusive) where no try of Z reads the victim out of
+ * this level and most tries of the larger set do; anything else leaves
+ * it unsaid: noise and a coarse clock only read slow, which can undo an
+ * exclusion, never make one.  0, -1 a run failed.
+ */
+int evset_exclusion(struct run *rn, struct mp_evset *e, struct level *lv)
+{
+	uint64_t u = ways_above(rn, lv), z = lv->ways + u / 2, spill = z + u;
+	int64_t k;
+	int fit, over;
+
+	lv->exclusive = false;
+	if (u < 4 || z < 2 * lv->up_ways || spill > EXCL_LINES || mp_evset_late(e))
+		return 0;
+	if ((k = class_lines(rn, e, lv, spill)) < 0)
+		return -1;
+	if ((uint64_t)k < spill)
+		return 0;
+	if ((fit = slow_tries(e, rn->x, z)) != 0)
+		return fit < 0 ? -1 : 0;
+	if ((over = slow_tries(e, rn->x, spill)) < 0)
+		return -1;
+	lv->exclusive = 2 * (unsigned)over > MP_EVSET_MAX_TRIES;
+	return 0;
+}
