@@ -46,6 +46,19 @@ static bool right(int64_t got, uint64_t want)
 	return got == MP_NA || got == (int64_t)want;
 }
 
+static const char *incl_name(enum mp_inclusion i)
+{
+	const char *name = mp_inclusion_name(i);
+
+	return name ? name : "not measured";
+}
+
+/* The level's inclusion the model's, or not measured? */
+static bool incl_right(const struct mp_cache *got, const struct mp_sim_cache_model *mc)
+{
+	return got->inclusion == MP_INCL_UNKNOWN || got->inclusion == mc->inclusion;
+}
+
 /* Are the level's size, ways and line all the model's? */
 static bool exact_level(const struct mp_cache *got, const struct mp_sim_cache_model *mc)
 {
@@ -61,12 +74,13 @@ static void check_level(const struct ps_run *s, const struct mp_sim_cache_model 
 	bool all = exact_level(got, mc);
 
 	CHECK(got && right(got->size_bytes, mc->size) && right(got->ways, mc->ways) &&
-	      right(got->line_bytes, mc->line),
-	      "%s L%d: nothing wrong (size %lld ways %lld line %lld; model %llu %llu %llu)", s->name,
-	      (int)mc->level, got ? (long long)got->size_bytes : -2,
+	      right(got->line_bytes, mc->line) && incl_right(got, mc),
+	      "%s L%d: nothing wrong (size %lld ways %lld line %lld %s; model %llu %llu %llu %s)",
+	      s->name, (int)mc->level, got ? (long long)got->size_bytes : -2,
 	      got ? (long long)got->ways : -2, got ? (long long)got->line_bytes : -2,
-	      (unsigned long long)mc->size, (unsigned long long)mc->ways,
-	      (unsigned long long)mc->line);
+	      got ? incl_name(got->inclusion) : "-", (unsigned long long)mc->size,
+	      (unsigned long long)mc->ways, (unsigned long long)mc->line,
+	      incl_name(mc->inclusion));
 	if (!all)
 		CHECK(ev->status != MP_PROBE_OK ? ev->message[0] != '\0'
 						 : strstr(ev->message, "not measured") != NULL,
@@ -143,9 +157,10 @@ static void exact_at_seeds(const char *name, const char *text, int32_t level, ui
 		got = found(&s.r, level);
 		mc = ps_cache(&s.model, level);
 		CHECK(got && mc && right(got->size_bytes, mc->size) && right(got->ways, mc->ways) &&
-		      right(got->line_bytes, mc->line),
-		      "%s, seed %llu: %s never wrong (%s)", s.name, (unsigned long long)seed, what,
-		      ev->message);
+		      right(got->line_bytes, mc->line) && incl_right(got, mc),
+		      "%s, seed %llu: %s never wrong (%s; inclusion %s)", s.name,
+		      (unsigned long long)seed, what, ev->message,
+		      got ? incl_name(got->inclusion) : "-");
 		exact += exact_level(got, mc);
 		ps_close(&s);
 	}
@@ -211,6 +226,23 @@ static void ways_noted(const struct ps_run *s, const char *path)
 	      "minimal set alone)", s->name);
 }
 
+/*
+ * Library models whose victim L3 evset finds exclusive on scattered frames
+ * (core/probes/evset/exclusion.c: its ways with half the L2's are at least
+ * twice the most ways above), where compact sets cannot say.
+ */
+static void exclusive_by_sets(const struct ps_run *s, const char *path, int rough)
+{
+	static const char *const models[] = { "zen4.model", "power9.model" };
+	const struct mp_cache *got = found(&s->r, 3);
+
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]) && rough == PS_EXACT; i++)
+		if (strstr(path, models[i]))
+			CHECK(got && got->inclusion == MP_INCL_EXCLUSIVE,
+			      "%s: the victim L3 exclusive by its sets (%s)", s->name,
+			      got ? incl_name(got->inclusion) : "no record");
+}
+
 static void run(const char *path, int rough)
 {
 	static int exact, levels;
@@ -226,6 +258,7 @@ static void run(const char *path, int rough)
 		check_level(&s, ps_cache(&s.model, level), ev, &exact);
 	small_l1_way(&s);
 	ways_noted(&s, path);
+	exclusive_by_sets(&s, path, rough);
 	printf("INFO %s: probes %.2f s; %d of %d levels exact so far\n", s.name, s.wall, exact,
 	       levels);
 	ps_close(&s);
@@ -240,19 +273,22 @@ static void run(const char *path, int rough)
  * eviction sets, its size exact or not measured (victim-b's is exact;
  * victim-a's count stops at "a class has too few candidates in the pool").
  */
-static const char *const victim_models[] = {
-	"name = victim-a\nclock freq=3.0G\n"
-	"cache L1D size=32K line=64 ways=8 latency=4 replacement=plru\n"
-	"cache L2 size=512K line=64 ways=8 latency=12 replacement=plru inclusion=inclusive\n"
-	"cache L3 size=16M line=64 ways=16 latency=40 replacement=plru inclusion=exclusive "
-	"index=hash slices=4 hash=random seed=5\n"
-	"memory latency=250\nframes mode=scattered seed=11\n",
-	"name = victim-b\nclock freq=2.0G\n"
-	"cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
-	"cache L2 size=2M line=64 ways=16 latency=14 replacement=plru inclusion=inclusive\n"
-	"cache L3 size=24M line=64 ways=12 latency=45 replacement=plru inclusion=exclusive "
-	"index=hash slices=8 hash=random seed=7\n"
-	"memory latency=300\nframes mode=scattered seed=12\n",
+static const struct {
+	const char *text;
+	bool exclusive;         /* its ways with half the L2's twice the most above (exclusion.c) */
+} victim_models[] = {
+	{ "name = victim-a\nclock freq=3.0G\n"
+	  "cache L1D size=32K line=64 ways=8 latency=4 replacement=plru\n"
+	  "cache L2 size=512K line=64 ways=8 latency=12 replacement=plru inclusion=inclusive\n"
+	  "cache L3 size=16M line=64 ways=16 latency=40 replacement=plru inclusion=exclusive "
+	  "index=hash slices=4 hash=random seed=5\n"
+	  "memory latency=250\nframes mode=scattered seed=11\n", true },
+	{ "name = victim-b\nclock freq=2.0G\n"
+	  "cache L1D size=48K line=64 ways=12 latency=5 replacement=plru\n"
+	  "cache L2 size=2M line=64 ways=16 latency=14 replacement=plru inclusion=inclusive\n"
+	  "cache L3 size=24M line=64 ways=12 latency=45 replacement=plru inclusion=exclusive "
+	  "index=hash slices=8 hash=random seed=7\n"
+	  "memory latency=300\nframes mode=scattered seed=12\n", false },
 };
 
 /*
@@ -392,7 +428,7 @@ static void victim_caches(void)
 		struct ps_run s;
 		const struct mp_cache *got;
 
-		if (!ps_open_text(&s, "victim", victim_models[i], PS_EXACT) ||
+		if (!ps_open_text(&s, "victim", victim_models[i].text, PS_EXACT) ||
 		    !scattered(&s, PS_EXACT))
 			continue;
 		probes(&s);
@@ -404,6 +440,10 @@ static void victim_caches(void)
 		      "measured (size %lld ways %lld line %lld)",
 		      s.name, got ? (long long)got->size_bytes : -2, got ? (long long)got->ways : -2,
 		      got ? (long long)got->line_bytes : -2);
+		if (victim_models[i].exclusive)
+			CHECK(got && got->inclusion == MP_INCL_EXCLUSIVE,
+			      "%s: the victim L3 exclusive by its sets (%s)", s.name,
+			      got ? incl_name(got->inclusion) : "no record");
 		ps_close(&s);
 	}
 }
@@ -1067,7 +1107,12 @@ static int quick_levels(struct ps_run *s, const char *name, const char *text, ui
  * at 2.6 GHz), the L2 came out 15-way at seed 8 of 1 to 8 here (at seeds 2
  * and 4 under memprobe-sim, two rounds); tested over time at drawn rests
  * (core/probes/evset/measure.c, still_evicts), nothing is wrong at any of
- * the eight, and nothing may be wrong at seed 8.
+ * the eight.  Later changes moved every seed's course: with the victim's
+ * set tested once again, none of seeds 1 to 8 comes out 15-way now (tried),
+ * and seed 8 took 160 s here.  At seed 1 the count still stops by its pace
+ * and the set tested over time stops evicting the victim, so the L2 is not
+ * measured (tested once, its 16 ways stood, the size not measured): nothing
+ * may be wrong there.
  */
 static void stopped_count(void)
 {
@@ -1085,7 +1130,7 @@ static void stopped_count(void)
 	struct ps_run s;
 	int exact = 0;
 
-	if (quick_levels(&s, "stopped-count", text, 8, &exact))
+	if (quick_levels(&s, "stopped-count", text, 1, &exact))
 		ps_close(&s);
 }
 
