@@ -71,7 +71,7 @@ static int slow_tries(struct mp_evset *e, uint64_t x, uint64_t n)
 
 /*
  * Is the level exclusive?  Tested where the level above has U >= 4 ways
- * (Z then leaves the two levels together two ways short at least), Z
+ * (Z and the victim then leave a way of the two levels free at least), Z
  * overfills every set above twice over (so that, not exclusive, nothing
  * above keeps the victim), and the pool gives the W + U + U/2 lines.
  * Exclusive (lv->exclusive) where no try of Z reads the victim out of
