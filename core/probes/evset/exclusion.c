@@ -53,49 +53,53 @@ static int64_t class_lines(struct run *rn, struct mp_evset *e, const struct leve
 
 /*
  * The victim timed after the first n class lines without a tail, in
- * every try a test can take: the tries that read it out of this level.
- * -1 when a run failed.
+ * every try a test can take (MP_EVSET_MAX_TRIES).  -1 when a run failed.
  */
-static int slow_tries(struct mp_evset *e, uint64_t x, uint64_t n)
+static int timed(struct mp_evset *e, uint64_t x, uint64_t n, struct mp_evset_times *t)
 {
 	struct mp_evset bare = *e;
-	struct mp_evset_times t;
 	int st;
 
 	bare.tail = NULL;
 	bare.ntail = 0;
-	st = mp_evset_time(&bare, x, lines, n, MP_EVSET_MAX_TRIES, &t);
+	st = mp_evset_time(&bare, x, lines, n, MP_EVSET_MAX_TRIES, t);
 	e->loads = bare.loads;
-	return st < 0 ? -1 : (int)t.slow;
+	return st;
 }
 
 /*
  * Is the level exclusive?  Tested where the level above has U >= 4 ways
- * (Z and the victim then leave a way of the two levels free at least), Z
- * overfills every set above twice over (so that, not exclusive, nothing
- * above keeps the victim), and the pool gives the W + U + U/2 lines.
- * Exclusive (lv->exclusive) where no try of Z reads the victim out of
- * this level and most tries of the larger set do; anything else leaves
- * it unsaid: noise and a coarse clock only read slow, which can undo an
- * exclusion, never make one.  0, -1 a run failed.
+ * (Z and the victim then leave a way of the two levels free at least) and
+ * the pool gives the W + U + U/2 lines.  Exclusive (lv->exclusive) where
+ * every try of Z reads the victim in this level and most tries of the
+ * larger set read it out of it.  In this level: not out of it, and out of
+ * every level above, so that none above kept it: below the L2, slower
+ * than the level above's tester's threshold; for the L2, Z must overfill
+ * the L1's set twice over instead (compact sets' rule), as no tester told
+ * the L1's reads from the L2's, and on a coarse clock they overlap.
+ * Anything else leaves it unsaid: noise only reads slow, which can undo
+ * an exclusion, never make one.  0, -1 a run failed.
  */
 int evset_exclusion(struct run *rn, struct mp_evset *e, struct level *lv)
 {
 	uint64_t u = ways_above(rn, lv), z = lv->ways + u / 2, spill = z + u;
+	bool l2 = lv->level == 2;
+	struct mp_evset_times fit, over;
 	int64_t k;
-	int fit, over;
 
 	lv->exclusive = false;
-	if (u < 4 || z < 2 * lv->up_ways || spill > EXCL_LINES || mp_evset_late(e))
+	if (u < 4 || (l2 && z < 2 * lv->up_ways) || spill > EXCL_LINES || mp_evset_late(e))
 		return 0;
 	if ((k = class_lines(rn, e, lv, spill)) < 0)
 		return -1;
 	if ((uint64_t)k < spill)
 		return 0;
-	if ((fit = slow_tries(e, rn->x, z)) != 0)
-		return fit < 0 ? -1 : 0;
-	if ((over = slow_tries(e, rn->x, spill)) < 0)
+	if (timed(e, rn->x, z, &fit) < 0)
 		return -1;
-	lv->exclusive = 2 * (unsigned)over > MP_EVSET_MAX_TRIES;
+	if (fit.slow || (!l2 && fit.least <= rn->up.e.slow))
+		return 0;
+	if (timed(e, rn->x, spill, &over) < 0)
+		return -1;
+	lv->exclusive = 2 * over.slow > MP_EVSET_MAX_TRIES;
 	return 0;
 }
