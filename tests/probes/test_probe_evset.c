@@ -228,20 +228,28 @@ static void ways_noted(const struct ps_run *s, const char *path)
 	      "minimal set alone)", s->name);
 }
 
+/* The run's L3 recorded exclusive (core/probes/evset/exclusion.c). */
+static void l3_exclusive(const struct ps_run *s)
+{
+	const struct mp_cache *got = found(&s->r, 3);
+
+	CHECK(got && got->inclusion == MP_INCL_EXCLUSIVE, "%s: the victim L3 exclusive by its sets (%s)",
+	      s->name, got ? incl_name(got->inclusion) : "no record");
+}
+
 /*
- * Library models whose victim L3 evset finds exclusive on scattered frames
- * (core/probes/evset/exclusion.c), where compact sets cannot say.
+ * Library models whose victim L3 evset finds exclusive on scattered frames,
+ * where compact sets cannot say.
  */
 static void exclusive_by_sets(const struct ps_run *s, const char *path, int rough)
 {
 	static const char *const models[] = { "zen4.model", "power9.model" };
-	const struct mp_cache *got = found(&s->r, 3);
 
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]) && rough == PS_EXACT; i++)
+	if (rough != PS_EXACT)
+		return;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		if (strstr(path, models[i]))
-			CHECK(got && got->inclusion == MP_INCL_EXCLUSIVE,
-			      "%s: the victim L3 exclusive by its sets (%s)", s->name,
-			      got ? incl_name(got->inclusion) : "no record");
+			l3_exclusive(s);
 }
 
 static void run(const char *path, int rough)
@@ -442,9 +450,7 @@ static void victim_caches(void)
 		      s.name, got ? (long long)got->size_bytes : -2, got ? (long long)got->ways : -2,
 		      got ? (long long)got->line_bytes : -2);
 		if (victim_models[i].exclusive)
-			CHECK(got && got->inclusion == MP_INCL_EXCLUSIVE,
-			      "%s: the victim L3 exclusive by its sets (%s)", s.name,
-			      got ? incl_name(got->inclusion) : "no record");
+			l3_exclusive(&s);
 		ps_close(&s);
 	}
 }
