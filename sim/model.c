@@ -79,7 +79,8 @@ static const struct word kind_words[] = { { "data", MP_KIND_DATA },
 					  { "unified", MP_KIND_UNIFIED }, { NULL, 0 } };
 static const struct word pf_words[] = { { "none", MP_SIM_PF_NONE },
 					{ "next-line", MP_SIM_PF_NEXT_LINE },
-					{ "stride", MP_SIM_PF_STRIDE }, { NULL, 0 } };
+					{ "stride", MP_SIM_PF_STRIDE },
+					{ "adjacent", MP_SIM_PF_ADJACENT }, { NULL, 0 } };
 static const struct word frames_words[] = { { "contiguous", MP_SIM_FRAMES_CONTIGUOUS },
 					    { "scattered", MP_SIM_FRAMES_SCATTERED },
 					    { NULL, 0 } };

@@ -120,7 +120,9 @@ struct mp_sim_op {
 	bool set;
 };
 
-enum mp_sim_prefetch { MP_SIM_PF_NONE = 0, MP_SIM_PF_NEXT_LINE, MP_SIM_PF_STRIDE };
+enum mp_sim_prefetch {
+	MP_SIM_PF_NONE = 0, MP_SIM_PF_NEXT_LINE, MP_SIM_PF_STRIDE, MP_SIM_PF_ADJACENT
+};
 enum mp_sim_frames { MP_SIM_FRAMES_CONTIGUOUS = 0, MP_SIM_FRAMES_SCATTERED };
 
 struct mp_sim_model {

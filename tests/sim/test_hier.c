@@ -123,6 +123,8 @@ static void test_prefetch(void)
 			   "prefetch kind=next-line level=1\n";
 	const char *stride = "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
 			     "prefetch kind=stride level=1 degree=1\n";
+	const char *adjacent = "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
+			       "prefetch kind=adjacent level=1\n";
 	struct mp_sim *s = build(next, 0);
 	char got[17];
 
@@ -140,6 +142,13 @@ static void test_prefetch(void)
 						   MP_SIM_LOAD));
 	got[16] = '\0';
 	CHECK_EQ_STR(got, "0001111101111111", "stride: hits once confirmed, not across a page");
+	mp_sim_free(s);
+
+	s = build(adjacent, 0);
+	expect_level(s, BASE + 64, MP_SIM_LOAD, 0, "adjacent: the miss (odd line)");
+	expect_level(s, BASE, MP_SIM_LOAD, 1, "adjacent: its pair below was fetched");
+	expect_level(s, BASE + 128, MP_SIM_LOAD, 0, "adjacent: the line after the pair was not");
+	expect_level(s, BASE + 192, MP_SIM_LOAD, 1, "adjacent: the pair above an even line");
 	mp_sim_free(s);
 }
 
