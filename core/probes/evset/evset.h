@@ -50,6 +50,7 @@ struct mp_evset {
 	unsigned needed;        /* tries that must read slow; 0: every one */
 	const uint64_t *tail;   /* the tail's offsets (none, or disjoint from every set) */
 	uint64_t ntail;
+	const void *flushed;    /* flushed before the victims are timed (the line's test); NULL none */
 	struct mp_rng rng;      /* the orders of the tries */
 	struct mp_rng wait;     /* the waits before timed loads (test.c, dither) */
 	uint64_t loads;         /* loads spent, for the message */
@@ -141,14 +142,13 @@ int mp_evset_reduce(struct mp_evset *e, uint64_t victim, uint64_t *set, uint64_t
 
 /*
  * The line: the least distance d (a power of two from 16 to 512) such that
- * the victim moved by d (and the tail with it) is evicted by its minimal
- * set in none of three tests, nor of three more of more passes, while
- * moved by half as far (not at all, for 16) it still is in most of three;
- * 0 when none is, or a distance is evicted in one test of three.  -1 when
- * a run failed.
+ * the victim moved by d, taken out of the levels above by the tail moved
+ * with it, stays in this level in all three tests where the victim's line
+ * is flushed, while moved by half as far (not at all, for 16) it goes with
+ * the flush in most of three; 0 when none does, or a distance reads out
+ * of the level in one test of three.  -1 when a run failed.
  */
-int mp_evset_line(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
-		  uint64_t *line);
+int mp_evset_line(struct mp_evset *e, uint64_t victim, uint64_t *line);
 
 /*
  * The shortest prefix of pool[0 .. n) that evicts the victim in two tests,

@@ -369,7 +369,7 @@ int evset_geometry(struct run *rn, struct mp_evset *e, struct level *lv)
 		return st < 0 ? -1 : 0;
 	if ((st = past_next(rn, e, lv, mm)) != 0)
 		return st < 0 ? -1 : 0;
-	if (mp_evset_line(e, rn->x, rn->set, mm, &lv->line) < 0)
+	if (mp_evset_line(e, rn->x, &lv->line) < 0)
 		return -1;
 	lv->ways = mm;
 	return 0;
