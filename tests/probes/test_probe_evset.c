@@ -280,7 +280,9 @@ static void run(const char *path, int rough)
  * class's lines as the tail (docs/algorithms.md, "Eviction sets").  Two
  * hierarchies of no model in the library: the L3's ways and line exact by
  * eviction sets, its size exact or not measured (victim-b's is exact;
- * victim-a's count stops at "a class has too few candidates in the pool").
+ * victim-a's count stops at "a class has too few candidates in the pool"),
+ * and both exclusive by their sets (victim-b's pool gives 35 of the 36
+ * class lines the test once wanted, and it was not tested then).
  */
 static const struct {
 	const char *text;
@@ -297,7 +299,7 @@ static const struct {
 	  "cache L2 size=2M line=64 ways=16 latency=14 replacement=plru inclusion=inclusive\n"
 	  "cache L3 size=24M line=64 ways=12 latency=45 replacement=plru inclusion=exclusive "
 	  "index=hash slices=8 hash=random seed=7\n"
-	  "memory latency=300\nframes mode=scattered seed=12\n", false },
+	  "memory latency=300\nframes mode=scattered seed=12\n", true },
 };
 
 /*

@@ -70,9 +70,12 @@ static int timed(struct mp_evset *e, uint64_t x, uint64_t n, struct mp_evset_tim
 /*
  * Is the level exclusive?  Tested where the level above has U >= 4 ways
  * (Z and the victim then leave a way of the two levels free at least) and
- * the pool gives the W + U + U/2 lines.  Exclusive (lv->exclusive) where
- * every try of Z reads the victim in this level and most tries of the
- * larger set read it out of it.  In this level: not out of it, and out of
+ * the pool gives more than W + U lines (up to W + U + U/2 are taken).
+ * Exclusive (lv->exclusive) where every try of Z reads the victim in this
+ * level and most tries of the larger set read it out of it: a larger set
+ * short of the U/2 lines more can only fail to take the victim out, which
+ * leaves the level's inclusion unsaid (test_probe_evset's victim-b, a
+ * 12-way L3 under a 16-way L2, had 35 of its 36 lines in the pool).  In this level: not out of it, and out of
  * every level above, so that none above kept it: below the L2, slower
  * than the level above's tester's threshold; for the L2, Z must overfill
  * the L1's set twice over instead (compact sets' rule), as no tester told
@@ -92,8 +95,9 @@ int evset_exclusion(struct run *rn, struct mp_evset *e, struct level *lv)
 		return 0;
 	if ((k = class_lines(rn, e, lv, spill)) < 0)
 		return -1;
-	if ((uint64_t)k < spill)
+	if ((uint64_t)k <= lv->ways + u)
 		return 0;
+	spill = (uint64_t)k;
 	if (timed(e, rn->x, z, &fit) < 0)
 		return -1;
 	if (fit.slow || (!l2 && fit.least <= rn->up.e.slow))
