@@ -762,9 +762,9 @@ static void shared_last_level(void)
  * set a line short was tested where a count bore the ways out too (core/
  * probes/evset/measure.c, a_line_short); at seed 3 its line came out 16
  * bytes while the line went by the victim's set, which spared it (the line
- * goes by a flush now: core/probes/evset/test.c, mp_evset_line).  At seed 5 the ways and
- * line are measured.  Nothing may be wrong; the L2 (tree-PLRU) must be
- * exact.
+ * goes by a flush now: core/probes/evset/test.c, mp_evset_line).  At seed
+ * 5 the ways and line are measured.  Nothing may be wrong; the L2
+ * (tree-PLRU) must be exact.
  */
 static void bimodal_last_level(void)
 {

@@ -117,14 +117,14 @@ static void test_fetch(void)
 	mp_sim_free(s);
 }
 
+/* One L1 and memory: the prefetchers' model, its `prefetch` line after. */
+#define PREFETCH_L1 "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
+
 static void test_prefetch(void)
 {
-	const char *next = "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
-			   "prefetch kind=next-line level=1\n";
-	const char *stride = "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
-			     "prefetch kind=stride level=1 degree=1\n";
-	const char *adjacent = "cache L1D size=32K line=64 ways=8 latency=1\nmemory latency=100\n"
-			       "prefetch kind=adjacent level=1\n";
+	const char *next = PREFETCH_L1 "prefetch kind=next-line level=1\n";
+	const char *stride = PREFETCH_L1 "prefetch kind=stride level=1 degree=1\n";
+	const char *adjacent = PREFETCH_L1 "prefetch kind=adjacent level=1\n";
 	struct mp_sim *s = build(next, 0);
 	char got[17];
 

@@ -75,8 +75,9 @@ static int timed(struct mp_evset *e, uint64_t x, uint64_t n, struct mp_evset_tim
  * level and most tries of the larger set read it out of it: a larger set
  * short of the U/2 lines more can only fail to take the victim out, which
  * leaves the level's inclusion unsaid (test_probe_evset's victim-b, a
- * 12-way L3 under a 16-way L2, had 35 of its 36 lines in the pool).  In this level: not out of it, and out of
- * every level above, so that none above kept it: below the L2, slower
+ * 12-way L3 under a 16-way L2, had 35 of its 36 lines in the pool).  In
+ * this level: not out of it, and out of every level above, so that none
+ * above kept it: below the L2, slower
  * than the level above's tester's threshold; for the L2, Z must overfill
  * the L1's set twice over instead (compact sets' rule), as no tester told
  * the L1's reads from the L2's, and on a coarse clock they overlap.

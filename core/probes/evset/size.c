@@ -146,11 +146,11 @@ static int swap_evicts(struct run *rn, struct mp_evset *e, const struct level *l
  * L2, a simulated 512K L2 came out 256K: test_probe_evset's adjacent-l2).
  * The pair is apart where x's set evicts it in none of EVSET_PAIR_TESTS
  * tests (or its tail alone does): every line of the victim's class passes
- * the swap through its pair at that offset, and two tests running (mp_evset_evicts_own)
- * missed the pair's eviction twice in one count under a clock in steps
- * of 24.45 cycles (the simulated Zen 3 guest with that prefetcher,
- * memprobe-sim's quick profile at seed 3: 256K in one round of two).  1
- * apart, 0 not, -1 a run failed.
+ * the swap through its pair at that offset, and two tests running
+ * (mp_evset_evicts_own) missed the pair's eviction twice in one count
+ * under a clock in steps of 24.45 cycles (the simulated Zen 3 guest with
+ * that prefetcher, memprobe-sim's quick profile at seed 3: 256K in one
+ * round of two).  1 apart, 0 not, -1 a run failed.
  */
 static int pair_apart(struct run *rn, struct mp_evset *e, const struct level *lv, uint64_t y)
 {

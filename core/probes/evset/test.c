@@ -504,11 +504,12 @@ static int flushed_tests(struct mp_evset *e, uint64_t victim, uint64_t d)
 /*
  * The first distance d at which the moved victim stays in the level in
  * all three tests is the line, only where the one before it (d / 2; the
- * victim itself before 16) still goes with the victim's flush in most of
- * three tested again.  A distance read slow in one test of three tells
- * neither (a busy host's burst, or the victim left the level): the line
- * is not measured (this project's AMD EPYC guest's L3 gave 32 bytes for
- * 64 in 2 rounds of some 50 where one test of three sufficed).  The
+ * victim itself before 16: a flush that takes nothing gives no line)
+ * still goes with the victim's flush in most of three tested again.  A
+ * distance read slow in one test of three tells neither (a busy host's
+ * burst, or the victim left the level): the line is not measured (this
+ * project's AMD EPYC guest's L3 gave 32 bytes for 64 in 2 rounds of some
+ * 50 where one test of three sufficed).  The
  * victim's line goes by a flush, not by its minimal set: a prefetcher that
  * fetches a missed line's 128-byte pair loads the pairs of the set's
  * lines too, which fill the moved victim's set and evict it as if it lay
