@@ -520,6 +520,30 @@ static void random_l2(void)
 }
 
 /*
+ * The folded index of folded_index under a random replacement, not
+ * inclusive of the L1 (a 256K 8-way L2, bits 16 and 17 folded into 9 and
+ * 10: lines of 4 line offsets share each set, 32 classes at an offset).
+ * Its lines stay in the L1 once loaded, so a line at another offset
+ * reaches the L2 only where a tail moved there takes it out of the L1 at
+ * every pass, and the victim's set only where its own tail does: with the
+ * moved tail alone, the set's lines met the L2 in its first pass, which a
+ * random replacement evicts the victim in about two tries of three, no
+ * offset was found to share, and the L2 came out 1M (4M for a 512K with
+ * 8 sharing; size.c, offset_congruent).  Exact at seeds 1 and 2.
+ */
+static void random_folded(void)
+{
+	static const char *const text =
+		"name = random-folded\nclock freq=2G\n"
+		"cache L1D size=32K line=64 ways=8 latency=4\n"
+		"cache L2 size=256K line=64 ways=8 latency=14 replacement=random seed=3 "
+		"index=hash slices=64 hash=xor:10200,20400,800,1000,2000,4000\n"
+		"memory latency=200\nframes mode=scattered seed=5\n";
+
+	exact_at_seeds("random-folded", text, 2, 4, 4, "the random folded L2");
+}
+
+/*
  * A physically indexed L1 whose way spans two pages, on scattered frames:
  * X-Ray's sets give other answers elsewhere in memory, so the l1 probe
  * records no geometry, and evset measures the L1 first (two classes at a
@@ -1628,6 +1652,8 @@ int main(int argc, char **argv)
 		folded_index();
 	if (argc == 1 || strstr("random", argv[1]) != NULL)
 		random_l2();
+	if (argc == 1 || strstr("random folded", argv[1]) != NULL)
+		random_folded();
 	if (argc == 1 || strstr("physical l1", argv[1]) != NULL) {
 		physical_l1();
 		busy_l1();

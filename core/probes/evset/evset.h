@@ -94,6 +94,12 @@ int mp_evset_tail_evicts(struct mp_evset *e, uint64_t victim);
  */
 struct mp_evset mp_evset_tail_moved(const struct mp_evset *e, uint64_t d, uint64_t *buf);
 /*
+ * The tester with its tail and the tail moved d bytes both (into buf, room
+ * for 2 x e->ntail): the sets above of a set left in place and of a victim
+ * moved d bytes alike.
+ */
+struct mp_evset mp_evset_tail_also(const struct mp_evset *e, uint64_t d, uint64_t *buf);
+/*
  * Does the set evict the victim in two tests running where the tester's
  * tail alone does not (a tail free of the victim's class above, not of
  * every other class's)?  1, 0, -1: a run failed.

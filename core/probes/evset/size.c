@@ -36,7 +36,7 @@ static bool ran_out[MP_MAX_CACHES + 1];
  * screen's answers (offset_congruent); the count's tail inside the pages
  * (inpage_count).
  */
-static uint64_t moved[MP_EVSET_MAX_POOL], moved_tail[UPPER_TAIL], swapped[UPPER_SET];
+static uint64_t moved[MP_EVSET_MAX_POOL], moved_tail[2 * UPPER_TAIL], swapped[UPPER_SET];
 static uint64_t count_tail[UPPER_TAIL];
 static bool moved_slow[MP_EVSET_MAX_POOL];
 
@@ -117,22 +117,30 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
 /*
  * Does line y (at another offset) take the place of one of the victim's
  * minimal set: does the set with its first line swapped for y still evict
- * the victim (with its own tail) in most of EVSET_RECHECKS tests, as the
- * set itself had to (geometry.c, repeatable), while the set without that line does
- * not?  A minimal set short of a line never evicts, unless a neighbour
- * holds a way of the victim's set meanwhile: then any line passed (the
- * simulated Core i7 with a neighbour holding an L2 way found 8 of 64
- * offsets sharing, and its 256K L2 came out 32K).  1, 0, -1 a run failed.
+ * the victim in most of EVSET_RECHECKS tests, as the set itself had to
+ * (geometry.c, repeatable), while the set without that line does not?
+ * Asked with both tails; where the set without the line evicts with them,
+ * the moved tail holds lines of the victim's class, and the victim's own
+ * tail alone is asked (without, test_probe_evset's folded L2 found too
+ * few offsets sharing).  A minimal set short of a line never evicts,
+ * unless a neighbour holds a way of the victim's set meanwhile: then any
+ * line passed (the simulated Core i7 with a neighbour holding an L2 way
+ * found 8 of 64 offsets sharing, and its 256K L2 came out 32K).  1, 0, -1
+ * a run failed.
  */
-static int swap_evicts(struct run *rn, struct mp_evset *e, const struct level *lv, uint64_t y)
+static int swap_evicts(struct run *rn, struct mp_evset *both, struct mp_evset *own,
+		       const struct level *lv, uint64_t y)
 {
-	int short_evicts = evset_evicts_mostly(e, rn->x, rn->set + 1, lv->ways - 1);
+	struct mp_evset *t = both;
+	int short_evicts = evset_evicts_mostly(t, rn->x, rn->set + 1, lv->ways - 1);
 
+	if (short_evicts == 1)
+		short_evicts = evset_evicts_mostly(t = own, rn->x, rn->set + 1, lv->ways - 1);
 	if (short_evicts != 0)
 		return short_evicts < 0 ? -1 : 0;
 	mp_memcpy(swapped, rn->set, lv->ways * sizeof(*rn->set));
 	swapped[0] = y;
-	return evset_evicts_mostly(e, rn->x, swapped, lv->ways);
+	return evset_evicts_mostly(t, rn->x, swapped, lv->ways);
 }
 
 /*
@@ -171,15 +179,19 @@ static int pair_apart(struct run *rn, struct mp_evset *e, const struct level *lv
 /*
  * Are lines at offset o of the pool's pages congruent with the victim?
  * Candidates first: lines its minimal set evicts (screened, then
- * confirmed), the tail moved to o to take them out of the levels above,
- * and the tail alone does not.  Moved, the tail is no longer free of any
+ * confirmed), with the tail and the tail moved to o both (mp_evset_tail_also:
+ * the moved lines take the candidates out of the levels above at every
+ * pass, the tail in place the set's lines; with the moved tail alone the
+ * set's lines stayed in the L1 after a try's first pass, and a random L2
+ * not inclusive of it, test_probe_evset's random-folded, came out 4 times
+ * its size, no offset found shared), and the tails alone do not.  Moved, the tail is no longer free of any
  * class: under a plain index it held the ways of some class at o now and
  * then, and that class's lines made every such offset look shared (the
  * simulated Skylake's 256K L2 came out 4K); with a neighbour holding a way
  * while the set ran and not while the tail ran alone, a class holding
  * some of the tail still passed (the simulated Core i7's L2 came out 128K
  * at one seed).  So a candidate must then take the place of a line of the
- * victim's set, tested with the victim's own tail (swap_evicts), by a
+ * victim's set (swap_evicts), by a
  * place of its own (pair_apart), and EVSET_SHARE_LINES that do make the
  * offset shared.  1, 0, -1 a run failed.
  */
@@ -187,7 +199,7 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 			    uint64_t o)
 {
 	uint64_t step = EVSET_SCREEN_LOOK * EVSET_SCREEN_BATCH, found = 0;
-	struct mp_evset t = mp_evset_tail_moved(e, o, moved_tail);
+	struct mp_evset t = mp_evset_tail_also(e, o, moved_tail);
 
 	for (uint64_t i = 0; i < lv->n; i++)
 		moved[i] = rn->pool[i] + o;
@@ -202,7 +214,7 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 					       : 0;
 
 			if (ev > 0)
-				ev = swap_evicts(rn, e, lv, moved[at + i]);
+				ev = swap_evicts(rn, &t, e, lv, moved[at + i]);
 			if (ev > 0)
 				ev = pair_apart(rn, e, lv, moved[at + i]);
 			if (ev < 0)

@@ -470,6 +470,16 @@ struct mp_evset mp_evset_tail_moved(const struct mp_evset *e, uint64_t d, uint64
 	return m;
 }
 
+struct mp_evset mp_evset_tail_also(const struct mp_evset *e, uint64_t d, uint64_t *buf)
+{
+	struct mp_evset m = mp_evset_tail_moved(e, d, buf + e->ntail);
+
+	mp_memcpy(buf, e->tail, e->ntail * sizeof(*buf));
+	m.tail = buf;
+	m.ntail = 2 * e->ntail;
+	return m;
+}
+
 /*
  * Loaded, taken out of the levels above by the tail moved with it, is the
  * victim moved by d read out of this level once the victim's own line is
