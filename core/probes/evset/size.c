@@ -29,6 +29,11 @@
  * 3 s.
  */
 static bool ran_out[MP_MAX_CACHES + 1];
+/*
+ * Lines of the victim's class an offset's screen is to meet, as the pool
+ * at the victim's own offset gives them (screened_share).
+ */
+#define EVSET_SHARE_DEPTH 32u
 /* Tests of a line's pair, all of which must leave it in the level (pair_apart). */
 #define EVSET_PAIR_TESTS 3u
 /*
@@ -196,15 +201,15 @@ static int pair_apart(struct run *rn, struct mp_evset *e, const struct level *lv
  * offset shared.  1, 0, -1 a run failed.
  */
 static int offset_congruent(struct run *rn, struct mp_evset *e, const struct level *lv,
-			    uint64_t o)
+			    uint64_t o, uint64_t share)
 {
 	uint64_t step = EVSET_SCREEN_LOOK * EVSET_SCREEN_BATCH, found = 0;
 	struct mp_evset t = mp_evset_tail_also(e, o, moved_tail);
 
-	for (uint64_t i = 0; i < lv->n; i++)
+	for (uint64_t i = 0; i < share; i++)
 		moved[i] = rn->pool[i] + o;
-	for (uint64_t at = 0; at < lv->n && !mp_evset_late(e); at += step) {
-		uint64_t k = lv->n - at < step ? lv->n - at : step;
+	for (uint64_t at = 0; at < share && !mp_evset_late(e); at += step) {
+		uint64_t k = share - at < step ? share - at : step;
 
 		if (mp_evset_screen(&t, moved + at, k, rn->set, lv->ways, EVSET_SCREEN_BATCH,
 				    moved_slow) < 0)
@@ -223,6 +228,34 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
 				return 1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The first lines of the pool an offset's screen takes, into *share: as
+ * many as hold EVSET_SHARE_DEPTH lines of the victim's class at its own
+ * offset, the whole pool where it holds no more.  The pool's lines fall
+ * in the classes of a sharing offset as in the victim's, a Poisson count
+ * about as deep, and its two lines are met at any such offset but at odds
+ * of some 1e-12; the lines the screen calls slow wrongly only make the
+ * share smaller (with a random replacement two in five of them, and still
+ * some 20 of the class).  A plain offset, the most, screens the share
+ * alone: with both tails a random L2's tests of 32 passes cost 1.75 times
+ * as much, and the whole pool at each of 63 offsets took a simulated
+ * random 512K L2 (test_probe_evset's random-l2) 1.7 s of its quick 3 s,
+ * leaving its count too little.  -1 a run failed.
+ */
+static int screened_share(struct run *rn, struct mp_evset *e, const struct level *lv,
+			  uint64_t *share)
+{
+	uint64_t depth = 0;
+
+	if (mp_evset_screen(e, rn->pool, lv->n, rn->set, lv->ways, EVSET_SCREEN_BATCH,
+			    moved_slow) < 0)
+		return -1;
+	for (uint64_t i = 0; i < lv->n; i++)
+		depth += moved_slow[i];
+	*share = depth <= EVSET_SHARE_DEPTH ? lv->n : lv->n * EVSET_SHARE_DEPTH / depth + 1;
 	return 0;
 }
 
@@ -251,9 +284,13 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
  */
 static int sharing_offsets(struct run *rn, struct mp_evset *e, struct level *lv)
 {
+	uint64_t share;
+
+	if (screened_share(rn, e, lv, &share) < 0)
+		return -1;
 	lv->sharing = 1;
 	for (uint64_t o = lv->line; o < rn->m.page_bytes && !e->late; o += lv->line) {
-		int ev = offset_congruent(rn, e, lv, o);
+		int ev = offset_congruent(rn, e, lv, o, share);
 
 		if (ev < 0)
 			return -1;
