@@ -236,10 +236,10 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
  * many as hold EVSET_SHARE_DEPTH lines of the victim's class at its own
  * offset, the whole pool where it holds no more.  The pool's lines fall
  * in the classes of a sharing offset as in the victim's, a Poisson count
- * about as deep, and its two lines are met at any such offset but at odds
- * of some 1e-12; the lines the screen calls slow wrongly only make the
- * share smaller (with a random replacement two in five of them, and still
- * some 20 of the class).  A plain offset, the most, screens the share
+ * about as deep; the lines the screen calls slow wrongly only make the
+ * share smaller (with a random replacement two in five of them), so some
+ * 20 to 32 of the class are expected, and fewer than two come at odds
+ * below 1e-7.  A plain offset, the most, screens the share
  * alone: with both tails a random L2's tests of 32 passes cost 1.75 times
  * as much, and the whole pool at each of 63 offsets took a simulated
  * random 512K L2 (test_probe_evset's random-l2) 1.7 s of its quick 3 s,
