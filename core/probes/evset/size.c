@@ -127,7 +127,7 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
  * Asked with both tails; where the set without the line evicts with them,
  * the moved tail holds lines of the victim's class, and the victim's own
  * tail alone is asked (without, test_probe_evset's folded L2 found too
- * few offsets sharing).  A minimal set short of a line never evicts,
+ * few offsets sharing, and lost its size).  A minimal set short of a line never evicts,
  * unless a neighbour holds a way of the victim's set meanwhile: then any
  * line passed (the simulated Core i7 with a neighbour holding an L2 way
  * found 8 of 64 offsets sharing, and its 256K L2 came out 32K).  1, 0, -1
@@ -184,21 +184,21 @@ static int pair_apart(struct run *rn, struct mp_evset *e, const struct level *lv
 /*
  * Are lines at offset o of the pool's pages congruent with the victim?
  * Candidates first: lines its minimal set evicts (screened, then
- * confirmed), with the tail and the tail moved to o both (mp_evset_tail_also:
- * the moved lines take the candidates out of the levels above at every
- * pass, the tail in place the set's lines; with the moved tail alone the
- * set's lines stayed in the L1 after a try's first pass, and a random L2
- * not inclusive of it, test_probe_evset's random-folded, came out 4 times
- * its size, no offset found shared), and the tails alone do not.  Moved, the tail is no longer free of any
+ * confirmed), with the tail and the tail moved to o both
+ * (mp_evset_tail_also: the moved lines take the candidates out of the
+ * levels above at every pass, the tail in place the set's lines; with the
+ * moved tail alone the set's lines stayed in the L1 after a try's first
+ * pass, and a random L2 not inclusive of it, test_probe_evset's
+ * random-folded, came out 4 times its size, no offset found shared), and
+ * the tails alone do not.  Moved, the tail is no longer free of any
  * class: under a plain index it held the ways of some class at o now and
  * then, and that class's lines made every such offset look shared (the
  * simulated Skylake's 256K L2 came out 4K); with a neighbour holding a way
  * while the set ran and not while the tail ran alone, a class holding
  * some of the tail still passed (the simulated Core i7's L2 came out 128K
  * at one seed).  So a candidate must then take the place of a line of the
- * victim's set (swap_evicts), by a
- * place of its own (pair_apart), and EVSET_SHARE_LINES that do make the
- * offset shared.  1, 0, -1 a run failed.
+ * victim's set (swap_evicts), by a place of its own (pair_apart), and
+ * EVSET_SHARE_LINES that do make the offset shared.  1, 0, -1 a run failed.
  */
 static int offset_congruent(struct run *rn, struct mp_evset *e, const struct level *lv,
 			    uint64_t o, uint64_t share)
@@ -239,11 +239,11 @@ static int offset_congruent(struct run *rn, struct mp_evset *e, const struct lev
  * about as deep; the lines the screen calls slow wrongly only make the
  * share smaller (with a random replacement two in five of them), so some
  * 20 to 32 of the class are expected, and fewer than two come at odds
- * below 1e-7.  A plain offset, the most, screens the share
- * alone: with both tails a random L2's tests of 32 passes cost 1.75 times
- * as much, and the whole pool at each of 63 offsets took a simulated
- * random 512K L2 (test_probe_evset's random-l2) 1.7 s of its quick 3 s,
- * leaving its count too little.  -1 a run failed.
+ * below 1e-7.  A plain offset, the most, screens the share alone: with
+ * both tails a random L2's tests of 32 passes cost 1.75 times as much,
+ * and the whole pool at each of 63 offsets took a simulated random 512K
+ * L2 (test_probe_evset's random-l2) 1.7 s of its quick 3 s, leaving its
+ * count too little.  -1 a run failed.
  */
 static int screened_share(struct run *rn, struct mp_evset *e, const struct level *lv,
 			  uint64_t *share)
