@@ -529,7 +529,7 @@ static void random_l2(void)
  * moved tail alone, the set's lines met the L2 in its first pass, which a
  * random replacement evicts the victim in about two tries of three, no
  * offset was found to share, and the L2 came out 1M (4M for a 512K with
- * 8 sharing; size.c, offset_congruent).  Exact at seeds 1 and 2.
+ * 8 sharing; size.c, offset_congruent).  Exact at seeds 1 to 4.
  */
 static void random_folded(void)
 {

@@ -131,6 +131,13 @@ int mp_evset_confirmed(struct mp_evset *e, uint64_t victim, const uint64_t *set,
 int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n);
 
 /*
+ * In how many of `tests` tests does the set evict the victim, stopping
+ * once `enough` have?  -1 failed.
+ */
+int mp_evset_evictions(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		       unsigned tests, unsigned enough);
+
+/*
  * In how many of `tests` tests at most does the set short of one line
  * evict the victim, each line left out in turn?  It stops once one
  * reaches `enough`; -1 failed.

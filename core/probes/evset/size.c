@@ -127,11 +127,11 @@ static int count(struct run *rn, const struct mp_evset *e, struct level *lv,
  * Asked with both tails; where the set without the line evicts with them,
  * the moved tail holds lines of the victim's class, and the victim's own
  * tail alone is asked (without, test_probe_evset's folded L2 found too
- * few offsets sharing, and lost its size).  A minimal set short of a line never evicts,
- * unless a neighbour holds a way of the victim's set meanwhile: then any
- * line passed (the simulated Core i7 with a neighbour holding an L2 way
- * found 8 of 64 offsets sharing, and its 256K L2 came out 32K).  1, 0, -1
- * a run failed.
+ * few offsets sharing, and lost its size).  A minimal set short of a line
+ * never evicts, unless a neighbour holds a way of the victim's set
+ * meanwhile: then any line passed (the simulated Core i7 with a neighbour
+ * holding an L2 way found 8 of 64 offsets sharing, and its 256K L2 came
+ * out 32K).  1, 0, -1 a run failed.
  */
 static int swap_evicts(struct run *rn, struct mp_evset *both, struct mp_evset *own,
 		       const struct level *lv, uint64_t y)
@@ -169,15 +169,13 @@ static int pair_apart(struct run *rn, struct mp_evset *e, const struct level *lv
 {
 	uintptr_t at = (uintptr_t)(e->base + y);
 	uint64_t pair = (uint64_t)((at ^ lv->line) - (uintptr_t)e->base);
+	int ev;
 
 	if (pair % rn->m.page_bytes != rn->x % rn->m.page_bytes)
 		return 1;
-	for (unsigned i = 0; i < EVSET_PAIR_TESTS; i++) {
-		int ev = mp_evset_evicts(e, pair, rn->set, lv->ways);
-
-		if (ev != 0)
-			return ev < 0 ? -1 : mp_evset_tail_evicts(e, pair);
-	}
+	ev = mp_evset_evictions(e, pair, rn->set, lv->ways, EVSET_PAIR_TESTS, 1);
+	if (ev != 0)
+		return ev < 0 ? -1 : mp_evset_tail_evicts(e, pair);
 	return 1;
 }
 

@@ -384,25 +384,34 @@ int mp_evset_unneeded(struct mp_evset *e, uint64_t victim, const uint64_t *set, 
 	return unneeded;
 }
 
+int mp_evset_evictions(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
+		       unsigned tests, unsigned enough)
+{
+	unsigned yes = 0;
+
+	for (unsigned t = 0; t < tests && yes < enough; t++) {
+		int ev = mp_evset_evicts(e, victim, set, n);
+
+		if (ev < 0)
+			return -1;
+		yes += (unsigned)ev;
+	}
+	return (int)yes;
+}
+
 int mp_evset_short_evictions(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 			     unsigned tests, unsigned enough)
 {
-	unsigned most = 0;
+	int most = 0;
 
-	for (uint64_t j = 0; j < n && most < enough; j++) {
-		uint64_t k = without(set, n, j, j + 1);
-		unsigned yes = 0;
+	for (uint64_t j = 0; j < n && most < (int)enough; j++) {
+		int yes = mp_evset_evictions(e, victim, rest, without(set, n, j, j + 1), tests, enough);
 
-		for (unsigned t = 0; t < tests && yes < enough; t++) {
-			int ev = mp_evset_evicts(e, victim, rest, k);
-
-			if (ev < 0)
-				return -1;
-			yes += (unsigned)ev;
-		}
+		if (yes < 0)
+			return -1;
 		most = yes > most ? yes : most;
 	}
-	return (int)most;
+	return most;
 }
 
 /*
