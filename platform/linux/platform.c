@@ -60,34 +60,40 @@ static uint64_t linux_now(struct mp_platform *p)
 	return mp_x86_tsc_begin();
 }
 
-static uint64_t page_phys(const void *va)
+/* The physical address of va from the pagemap open at fd, or MP_PHYS_UNKNOWN. */
+static uint64_t pagemap_phys(int fd, const void *va)
 {
-	int fd = open("/proc/self/pagemap", O_RDONLY);
 	uint64_t entry = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	off_t off = (off_t)((uintptr_t)va / page * sizeof(entry));
 
-	if (fd < 0)
-		return MP_PHYS_UNKNOWN;
-	if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
+	if (fd < 0 || pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
 		entry = 0;
-	close(fd);
 	if (!(entry & PAGEMAP_PRESENT) || (entry & PAGEMAP_PFN_MASK) == 0)
 		return MP_PHYS_UNKNOWN;
 	return (entry & PAGEMAP_PFN_MASK) * page + (uintptr_t)va % page;
 }
 
+static uint64_t page_phys(const void *va)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t phys = pagemap_phys(fd, va);
+
+	if (fd >= 0)
+		close(fd);
+	return phys;
+}
+
 /* Are [base, base+bytes) physically contiguous, page by page? */
 static bool phys_contiguous(const uint8_t *base, uint64_t bytes, uint64_t step)
 {
-	uint64_t first = page_phys(base);
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t first = pagemap_phys(fd, base), off = step;
 
-	if (first == MP_PHYS_UNKNOWN)
-		return false;
-	for (uint64_t off = step; off < bytes; off += step) {
-		if (page_phys(base + off) != first + off)
-			return false;
-	}
-	return true;
+	while (first != MP_PHYS_UNKNOWN && off < bytes && pagemap_phys(fd, base + off) == first + off)
+		off += step;
+	if (fd >= 0)
+		close(fd);
+	return first != MP_PHYS_UNKNOWN && off >= bytes;
 }
 
 static uint64_t round_up(uint64_t x, uint64_t to)
@@ -104,11 +110,25 @@ static uint8_t *map_huge_1g(uint64_t bytes, bool exec)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+static bool huge_req(const struct mp_mem_req *req)
+{
+	return req->page == MP_PAGE_2M || req->page == MP_PAGE_1G;
+}
+
+/* What a mapping's bytes are rounded up to: its pages (transparent huge ones 2M). */
+static uint64_t map_unit(const struct mp_platform *p, const struct mp_mem_req *req,
+			 uint64_t page_bytes)
+{
+	if (page_bytes == MP_PAGE_BYTES_1G)
+		return MP_PAGE_BYTES_1G;
+	return huge_req(req) ? MP_PAGE_BYTES_2M : p->page_bytes;
+}
+
 /* A 1G page where asked and reserved; else transparent huge pages where asked. */
 static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out)
 {
-	bool huge = req->page == MP_PAGE_2M || req->page == MP_PAGE_1G;
-	uint64_t page = huge ? MP_PAGE_BYTES_2M : p->page_bytes;
+	bool huge = huge_req(req);
+	uint64_t page = map_unit(p, req, p->page_bytes);
 	struct mp_hosted_map_req m = {
 		.bytes = round_up(req->bytes, page),
 		.align = req->align > page ? req->align : page,
@@ -130,26 +150,35 @@ static uint8_t *map(struct mp_platform *p, const struct mp_mem_req *req, struct 
 }
 
 /*
- * The last mappings freed are kept for the next request like one they were
- * made for (a probe's next round asks for the same memory, the TLB probes
- * for 2M pages besides): mapping 256M of transparent huge pages again cost
- * this guest 0.3-0.6 s of the kernel's compaction and zeroing, zeroing a
- * kept one 0.04 s.  At most LINUX_KEPT mappings of LINUX_KEPT_BYTES in all
- * are kept (a larger one alone), and all go when a new mapping fails.
- * Each mapping's handle is a copy of its request.
- *
- * Would b be mapped as a was?  (`contiguous` is only a wish here: map()
- * cannot act on it.)
+ * The last mappings freed are kept for later requests of the same page
+ * size that fit in them (a probe's next round asks for the same memory,
+ * and a later probe for less): every fresh page costs the kernel's
+ * zeroing, and on this project's AMD EPYC guest, whose host backs it with
+ * 4K pages, a fresh 256M of transparent huge pages took 0.3 to 1.3 s to
+ * fault in, zeroing a kept one 0.04 s.  A request takes the smallest kept
+ * mapping it fits in, from its first address of the request's alignment.
+ * At most LINUX_KEPT mappings of LINUX_KEPT_BYTES in all are kept (a
+ * larger one alone), and all go when a new mapping fails.  Each mapping's
+ * handle says how it was made (struct made); a request served from it
+ * gets a part of it, and gives the whole back when freed.
  */
-static bool same_request(const struct mp_mem_req *a, const struct mp_mem_req *b)
-{
-	return a->bytes == b->bytes && a->align == b->align && a->page == b->page;
-}
+struct made {
+	struct mp_mem_req req;  /* the request it was made for (exec: as it is now) */
+	uint8_t *base;          /* the whole mapping */
+	uint64_t bytes;
+	uint64_t unit;          /* what its request's bytes were rounded up to */
+	uint64_t page_bytes;    /* the pages map() gave */
+};
 
 static void unmap(struct mp_mem *m)
 {
-	mp_hosted_unmap(m->base, m->bytes);
-	free(m->handle);
+	struct made *how = m->handle;
+
+	if (how)
+		mp_hosted_unmap(how->base, how->bytes);
+	else
+		mp_hosted_unmap(m->base, m->bytes);
+	free(how);
 }
 
 /* Forget kept mapping i (its memory stays wherever it went). */
@@ -176,42 +205,70 @@ static uint64_t kept_bytes(const struct linux_state *s)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < s->nkept; i++)
-		sum += s->kept[i].bytes;
+		sum += ((struct made *)s->kept[i].handle)->bytes;
 	return sum;
 }
 
-static bool reuse(struct mp_mem *kept, const struct mp_mem_req *req)
+/*
+ * Where req would start in a kept mapping, or NULL where it does not fit
+ * or its pages are another size than req asks for.  (`contiguous` is only
+ * a wish here: map() cannot act on it.)
+ */
+static uint8_t *fit(const struct made *how, const struct mp_mem_req *req)
 {
-	struct mp_mem_req *was = kept->handle;
+	uintptr_t at = round_up((uintptr_t)how->base, req->align);
 
-	if (!same_request(was, req) ||
-	    (was->exec != req->exec &&
-	     mprotect(kept->base, kept->bytes, mp_hosted_prot(req->exec)) != 0))
-		return false;
-	was->exec = req->exec;
-	return true;
+	if (how->req.page != req->page || at + round_up(req->bytes, how->unit) >
+						  (uintptr_t)how->base + how->bytes)
+		return NULL;
+	return (uint8_t *)at;
+}
+
+/* The kept mapping req fits in that is smallest, or -1. */
+static int32_t best_fit(const struct linux_state *s, const struct mp_mem_req *req)
+{
+	int32_t best = -1;
+
+	for (uint32_t i = 0; i < s->nkept; i++) {
+		const struct made *how = s->kept[i].handle;
+
+		if (fit(how, req) &&
+		    (best < 0 || how->bytes < ((struct made *)s->kept[best].handle)->bytes))
+			best = (int32_t)i;
+	}
+	return best;
 }
 
 static bool reuse_kept(struct linux_state *s, const struct mp_mem_req *req, struct mp_mem *out)
 {
-	for (uint32_t i = s->nkept; i-- > 0;) {
-		if (!reuse(&s->kept[i], req))
-			continue;
-		*out = s->kept[i];
-		forget(s, i);
-		memset(out->base, 0, out->bytes);
-		return true;
-	}
-	return false;
+	int32_t i = best_fit(s, req);
+	struct made *how;
+
+	if (i < 0)
+		return false;
+	how = s->kept[i].handle;
+	if (how->req.exec != req->exec &&
+	    mprotect(how->base, how->bytes, mp_hosted_prot(req->exec)) != 0)
+		return false;
+	how->req.exec = req->exec;
+	*out = s->kept[i];
+	forget(s, (uint32_t)i);
+	out->base = fit(how, req);
+	out->bytes = round_up(req->bytes, how->unit);
+	out->page_bytes = how->page_bytes;
+	memset(out->base, 0, out->bytes);
+	return true;
 }
 
 static void keep_or_unmap(struct linux_state *s, struct mp_mem *m)
 {
-	if (!m->handle) {
+	struct made *how = m->handle;
+
+	if (!how) {
 		unmap(m);
 	} else {
 		while (s->nkept == LINUX_KEPT ||
-		       (s->nkept && kept_bytes(s) + m->bytes > LINUX_KEPT_BYTES))
+		       (s->nkept && kept_bytes(s) + how->bytes > LINUX_KEPT_BYTES))
 			drop_oldest(s);
 		s->kept[s->nkept++] = *m;
 	}
@@ -227,18 +284,22 @@ static bool map_new(struct mp_platform *p, const struct mp_mem_req *req, struct 
 	return map(p, req, out) != NULL;
 }
 
-static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req *req,
-				  struct mp_mem *out)
+/* A new mapping's handle: how it was made, or NULL (then it is not kept). */
+static struct made *made_of(const struct mp_platform *p, const struct mp_mem_req *req,
+			    const struct mp_mem *m)
 {
-	if (reuse_kept(me(p), req, out))
-		return MP_OK;
-	memset(out, 0, sizeof(*out));
-	if (!map_new(p, req, out))
-		return MP_ENOMEM;
-	out->handle = malloc(sizeof(*req));
-	if (out->handle)
-		memcpy(out->handle, req, sizeof(*req));
-	memset(out->base, 0, out->bytes); /* fault every page in now, not while timing */
+	struct made *how = malloc(sizeof(*how));
+
+	if (how)
+		*how = (struct made){ .req = *req, .base = m->base, .bytes = m->bytes,
+				      .unit = map_unit(p, req, m->page_bytes),
+				      .page_bytes = m->page_bytes };
+	return how;
+}
+
+/* Where out's memory lies: its first frame, its pages, how far it is contiguous. */
+static void describe(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out)
+{
 	out->phys = page_phys(out->base);
 	if (req->page >= MP_PAGE_2M && out->page_bytes < MP_PAGE_BYTES_2M &&
 	    phys_contiguous(out->base, MP_PAGE_BYTES_2M, p->page_bytes))
@@ -247,6 +308,19 @@ static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req
 	out->frame_bytes = me(p)->guest ? p->page_bytes : out->page_bytes;
 	out->contiguous = !me(p)->guest &&
 			  phys_contiguous(out->base, out->bytes, out->page_bytes);
+}
+
+static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req *req,
+				  struct mp_mem *out)
+{
+	if (!reuse_kept(me(p), req, out)) {
+		memset(out, 0, sizeof(*out));
+		if (!map_new(p, req, out))
+			return MP_ENOMEM;
+		out->handle = made_of(p, req, out);
+		memset(out->base, 0, out->bytes); /* fault every page in now, not while timing */
+	}
+	describe(p, req, out);
 	return MP_OK;
 }
 
