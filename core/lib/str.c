@@ -42,12 +42,26 @@ void mp_strlcpy(char *dst, const char *src, size_t n)
 
 /*
  * The volatile pointers keep the compiler from turning these loops into
- * calls to memset/memcpy, which the UEFI image does not have.
+ * calls to memset/memcpy, which the UEFI image does not have.  Where both
+ * ends are 8-byte aligned they go a word at a time (a word type that may
+ * alias anything): evset's tests copy sets of thousands of lines, and a
+ * byte at a time took 4% of this project's AMD EPYC guest's quick suite.
  */
+typedef uint64_t __attribute__((__may_alias__)) mp_word;
+
+static bool words_aligned(const void *a, const void *b)
+{
+	return (((uintptr_t)a | (uintptr_t)b) & (sizeof(mp_word) - 1)) == 0;
+}
+
 void mp_memset(void *dst, int c, size_t n)
 {
 	volatile unsigned char *d = dst;
+	mp_word w = (unsigned char)c * 0x0101010101010101ull;
 
+	if (words_aligned(dst, dst))
+		for (; n >= sizeof(w); n -= sizeof(w), d += sizeof(w))
+			*(volatile mp_word *)d = w;
 	while (n--)
 		*d++ = (unsigned char)c;
 }
@@ -57,6 +71,10 @@ void mp_memcpy(void *dst, const void *src, size_t n)
 	volatile unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	if (words_aligned(dst, src))
+		for (; n >= sizeof(mp_word); n -= sizeof(mp_word), d += sizeof(mp_word),
+					      s += sizeof(mp_word))
+			*(volatile mp_word *)d = *(const mp_word *)s;
 	while (n--)
 		*d++ = *s++;
 }

@@ -42,6 +42,36 @@ static void test_copy(void)
 	CHECK(memcmp(mem, want_cpy, 6) == 0, "memcpy copies exactly n bytes");
 }
 
+/*
+ * Long copies and fills go a word at a time where both ends are aligned:
+ * every offset of each end and every length up to a few words give the
+ * bytes of libc's memcpy and memset, and nothing outside them moves.
+ */
+static void test_words(void)
+{
+	static uint64_t src_w[8], dst_w[8], want_w[8];
+	unsigned char *src = (unsigned char *)src_w, *dst = (unsigned char *)dst_w;
+	unsigned char *want = (unsigned char *)want_w;
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < sizeof(src_w); i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	for (unsigned d = 0; d < 8; d++)
+		for (unsigned so = 0; so < 8; so++)
+			for (unsigned n = 0; n <= 40; n++) {
+				memset(dst, 0xee, sizeof(dst_w));
+				memset(want, 0xee, sizeof(want_w));
+				mp_memcpy(dst + d, src + so, n);
+				memcpy(want + d, src + so, n);
+				bad += memcmp(dst, want, sizeof(dst_w)) != 0;
+				mp_memset(dst + d, 0x3c, n);
+				memset(want + d, 0x3c, n);
+				bad += memcmp(dst, want, sizeof(dst_w)) != 0;
+			}
+	CHECK(bad == 0, "memcpy and memset at every alignment and length up to 5 words: %u wrong",
+	      bad);
+}
+
 static void check_u64(const char *s, bool ok, uint64_t want)
 {
 	uint64_t v = 12345;
@@ -97,6 +127,7 @@ int main(void)
 {
 	test_compare();
 	test_copy();
+	test_words();
 	test_parse();
 	return check_done();
 }
