@@ -592,6 +592,17 @@ static void l2_under_unrecorded_l1(const struct ps_run *s, const struct mp_probe
 }
 
 /*
+ * No L1 in the documentation: evset then looks for the L1 whatever its way
+ * (probe.c, l1_within_page), as where nothing documents the machine.
+ */
+static void undocument_l1(struct ps_run *s)
+{
+	for (int32_t k = 0; k < s->r.documented.ncaches; k++)
+		if (s->r.documented.caches[k].level == 1)
+			s->r.documented.caches[k].level = 0;
+}
+
+/*
  * An L1 of a page a way (32K 8-way) whose last two ways a thread sharing
  * the core never leaves, on scattered frames: the l1 probe refuses it (no
  * sharp edge).  Where the documentation gives the L1 its way of a page,
@@ -628,9 +639,8 @@ static void busy_l1(void)
 
 		if (!ps_open_text(&s, "busy-l1", text, PS_EXACT) || !scattered(&s, PS_EXACT))
 			return;
-		for (int32_t k = 0; !cases[i].documented && k < s.r.documented.ncaches; k++)
-			if (s.r.documented.caches[k].level == 1)
-				s.r.documented.caches[k].level = 0;     /* no L1 documented */
+		if (!cases[i].documented)
+			undocument_l1(&s);
 		ev = probes(&s);
 		l1 = found(&s.r, 1);
 		CHECK(l1 && l1->size_bytes == MP_NA && l1->ways == MP_NA,
@@ -1122,45 +1132,66 @@ static void stepped_clock(void)
 }
 
 /*
- * The same guest where the l1 probe recorded nothing (not run here): evset
- * measures the L1 itself, whose hit and the L2's (6 cycles apart) read
- * alike on a clock in steps of 24.45, so its threshold told the L2's hits
- * from the L3's.  Without the check that a minimal set leaves the victim
- * in the next level (geometry.c, past_next), the L1 came out 512K 8-way
- * (the L2's) at seeds 1 to 3, and the L2 8M 16-way (the L3's) at seed 1,
- * as on the guest in a full run whose l1 probe failed.  The L1 must record
- * no geometry and say why, and the L2 and L3 be exact at the three seeds.
+ * The same guest where the l1 probe recorded nothing (not run here).  With
+ * the L1 documented (32K 8-way: a way of a page) evset leaves it alone
+ * (busy_l1), says so, and the L2 and L3 must be exact at seeds 1 to 3.
+ * With nothing documenting it, evset measures the L1 itself (at seed 1),
+ * whose hit and the L2's (6 cycles apart) read alike on a clock in steps
+ * of 24.45, so its threshold told the L2's hits from the L3's.  Without
+ * the check that a minimal set leaves the victim in the next level
+ * (geometry.c, past_next), the L1 came out 512K 8-way (the L2's) at seeds
+ * 1 to 3, and the L2 8M 16-way (the L3's) at seed 1, as on the guest in a
+ * full run whose l1 probe failed.  The L1 must record no geometry and say
+ * why (the levels below then have no L1 ways to take, and nothing wrong).
  */
+static const struct mp_probe *coarse_l1_run(struct ps_run *s, uint64_t seed, bool documented)
+{
+	if (!ps_open_text(s, "coarse-zen3", coarse_zen3, PS_EXACT) || !scattered(s, PS_EXACT))
+		return NULL;
+	snprintf(s->name, sizeof(s->name), "coarse-zen3 without l1%s, seed %llu",
+		 documented ? "" : " or its documentation", (unsigned long long)seed);
+	s->cfg.seed = seed;
+	s->cfg.profile = MP_PROFILE_QUICK;
+	if (!documented)
+		undocument_l1(s);
+	ps_probe_run(s, "latency", mp_probe_latency);
+	ps_probe_run(s, "levels", mp_probe_levels);
+	return ps_probe_run(s, "evset", mp_probe_evset);
+}
+
+static void coarse_l1_says(const struct ps_run *s, const struct mp_probe *ev, const char *why)
+{
+	const struct mp_cache *l1 = found(&s->r, 1);
+
+	CHECK(!l1 || (l1->size_bytes == MP_NA && l1->ways == MP_NA),
+	      "%s: no L1 geometry recorded (%s)", s->name, ev->message);
+	CHECK(strstr(ev->message, why) != NULL, "%s: evset says why its L1 is not recorded: "
+	      "\"%s\" (%s)", s->name, why, ev->message);
+}
+
 static void coarse_l1(void)
 {
+	const struct mp_probe *ev;
+	struct ps_run s;
 	int exact = 0;
 
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		const struct mp_cache *l1;
-		struct mp_probe *ev;
-		struct ps_run s;
-
-		if (!ps_open_text(&s, "coarse-zen3", coarse_zen3, PS_EXACT) ||
-		    !scattered(&s, PS_EXACT))
+		if (!(ev = coarse_l1_run(&s, seed, true)))
 			return;
-		snprintf(s.name, sizeof(s.name), "coarse-zen3 without l1, seed %llu",
-			 (unsigned long long)seed);
-		s.cfg.seed = seed;
-		s.cfg.profile = MP_PROFILE_QUICK;
-		ps_probe_run(&s, "latency", mp_probe_latency);
-		ps_probe_run(&s, "levels", mp_probe_levels);
-		ev = ps_probe_run(&s, "evset", mp_probe_evset);
-		l1 = found(&s.r, 1);
-		CHECK(!l1 || (l1->size_bytes == MP_NA && l1->ways == MP_NA),
-		      "%s: no L1 geometry recorded (%s)", s.name, ev->message);
-		CHECK(strstr(ev->message, "L1 not measured: its minimal set takes the victim past "
-					  "the next level") != NULL,
-		      "%s: evset says why its L1 is not recorded (%s)", s.name, ev->message);
+		coarse_l1_says(&s, ev, "L1 not measured: the documentation gives it a way of a "
+				       "page or less");
 		for (int32_t level = 2; level <= 3; level++)
 			check_level(&s, ps_cache(&s.model, level), ev, &exact);
 		ps_close(&s);
 	}
 	CHECK(exact == 6, "coarse-zen3 without l1: L2 and L3 exact at seeds 1 to 3 (%d of 6)", exact);
+	if (!(ev = coarse_l1_run(&s, 1, false)))
+		return;
+	coarse_l1_says(&s, ev, "L1 not measured: its minimal set takes the victim past the next "
+			       "level");
+	for (int32_t level = 2; level <= 3; level++)
+		ps_check_no_wrong(&s, "L2 or L3", ps_cache(&s.model, level), found(&s.r, level));
+	ps_close(&s);
 }
 
 /*
