@@ -22,7 +22,7 @@ static const struct {
 	unsigned min, max;
 	double seconds;       /* no new round once the next would end past this */
 } plans[] = {
-	[MP_PROFILE_QUICK] = { 2, 5, 2.5 },
+	[MP_PROFILE_QUICK] = { 2, 5, 2.0 },
 	[MP_PROFILE_FULL] = { 3, MP_ROUNDS_MAX, 30.0 },
 };
 
