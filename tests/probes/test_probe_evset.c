@@ -1625,7 +1625,7 @@ static bool slow_i7(struct ps_run *s, uint64_t slower, struct mp_result *before)
 static void count_once(void)
 {
 	static const char *const again = "L3 16-way 64 B; size not measured: its count of classes "
-					 "ran out of time in an earlier round";
+					 "ran out of time in an earlier search of the level";
 	static const char *const late = "L3 16-way 64 B; size not measured: the time bound passed";
 	static struct mp_result before;
 	const struct mp_sim_cache_model *l3;

@@ -21,8 +21,9 @@
 #define EVSET_SHARE_LINES 2u
 /*
  * Levels whose count of classes (the offsets sharing a set, its first
- * step, included) ran out of time in an earlier round of
- * this run of the probe: not counted again, as the rounds after it would
+ * step, included) ran out of time in an earlier search of the level in
+ * this run of the probe (an earlier round, or another victim or more
+ * passes in this one): not counted again, as the rounds after it would
  * spend as long for a vote it cannot win (two rounds, one of them without
  * the size).  On this project's AMD EPYC guest the quick profile's count
  * of the L2 ran out in most runs, and its second round doubled evset's
@@ -352,11 +353,18 @@ static int size_of(struct run *rn, struct level *lv)
  * them (a count within the class above takes that level's classes), or
  * NULL.
  */
+static const char *const ran_out_why[] = {
+	[MP_PROFILE_QUICK] = "its count of classes ran out of time in an earlier search of the "
+			     "level, this round's or a round before (the full profile gives it "
+			     "longer)",
+	[MP_PROFILE_FULL] = "its count of classes ran out of time in an earlier search of the "
+			    "level, this round's or a round before",
+};
+
 static const char *not_counted(const struct run *rn, const struct level *lv)
 {
 	if (ran_out[lv->level])
-		return "its count of classes ran out of time in an earlier round "
-		       "(the full profile gives it longer)";
+		return ran_out_why[rn->c->cfg->profile];
 	if (!lv->within)
 		return lv->line ? NULL : "its line, which its offsets sharing a set are found by, "
 					 "was not measured";
