@@ -19,6 +19,7 @@
 #define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
 
 /* Mappings kept for reuse after they are freed, and the most bytes they may hold. */
+struct made;
 #define LINUX_KEPT 4u
 #define LINUX_KEPT_BYTES (1ull << 30)
 
@@ -28,7 +29,7 @@ struct linux_state {
 	struct mp_x86_isa isa;
 	struct mp_linux_cpus cpus;
 	bool guest;                 /* under a hypervisor: physical addresses are the guest's */
-	struct mp_mem kept[LINUX_KEPT]; /* the last mappings freed, oldest first (keep_or_unmap) */
+	struct made *kept[LINUX_KEPT]; /* the last mappings freed, oldest first (keep_or_unmap) */
 	uint32_t nkept;
 };
 
@@ -168,17 +169,21 @@ struct made {
 	uint64_t bytes;
 	uint64_t unit;          /* what its request's bytes were rounded up to */
 	uint64_t page_bytes;    /* the pages map() gave */
+	bool contiguous;        /* the whole known physically contiguous: so is every part */
 };
+
+static void unmade(struct made *how)
+{
+	mp_hosted_unmap(how->base, how->bytes);
+	free(how);
+}
 
 static void unmap(struct mp_mem *m)
 {
-	struct made *how = m->handle;
-
-	if (how)
-		mp_hosted_unmap(how->base, how->bytes);
+	if (m->handle)
+		unmade(m->handle);
 	else
 		mp_hosted_unmap(m->base, m->bytes);
-	free(how);
 }
 
 /* Forget kept mapping i (its memory stays wherever it went). */
@@ -190,7 +195,7 @@ static void forget(struct linux_state *s, uint32_t i)
 
 static void drop_oldest(struct linux_state *s)
 {
-	unmap(&s->kept[0]);
+	unmade(s->kept[0]);
 	forget(s, 0);
 }
 
@@ -205,7 +210,7 @@ static uint64_t kept_bytes(const struct linux_state *s)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < s->nkept; i++)
-		sum += ((struct made *)s->kept[i].handle)->bytes;
+		sum += s->kept[i]->bytes;
 	return sum;
 }
 
@@ -229,16 +234,13 @@ static int32_t best_fit(const struct linux_state *s, const struct mp_mem_req *re
 {
 	int32_t best = -1;
 
-	for (uint32_t i = 0; i < s->nkept; i++) {
-		const struct made *how = s->kept[i].handle;
-
-		if (fit(how, req) &&
-		    (best < 0 || how->bytes < ((struct made *)s->kept[best].handle)->bytes))
+	for (uint32_t i = 0; i < s->nkept; i++)
+		if (fit(s->kept[i], req) && (best < 0 || s->kept[i]->bytes < s->kept[best]->bytes))
 			best = (int32_t)i;
-	}
 	return best;
 }
 
+/* A part of the smallest kept mapping req fits in, zeroed, not yet described. */
 static bool reuse_kept(struct linux_state *s, const struct mp_mem_req *req, struct mp_mem *out)
 {
 	int32_t i = best_fit(s, req);
@@ -246,16 +248,14 @@ static bool reuse_kept(struct linux_state *s, const struct mp_mem_req *req, stru
 
 	if (i < 0)
 		return false;
-	how = s->kept[i].handle;
+	how = s->kept[i];
 	if (how->req.exec != req->exec &&
 	    mprotect(how->base, how->bytes, mp_hosted_prot(req->exec)) != 0)
 		return false;
 	how->req.exec = req->exec;
-	*out = s->kept[i];
 	forget(s, (uint32_t)i);
-	out->base = fit(how, req);
-	out->bytes = round_up(req->bytes, how->unit);
-	out->page_bytes = how->page_bytes;
+	*out = (struct mp_mem){ .base = fit(how, req), .bytes = round_up(req->bytes, how->unit),
+				.page_bytes = how->page_bytes, .handle = how };
 	memset(out->base, 0, out->bytes);
 	return true;
 }
@@ -270,7 +270,7 @@ static void keep_or_unmap(struct linux_state *s, struct mp_mem *m)
 		while (s->nkept == LINUX_KEPT ||
 		       (s->nkept && kept_bytes(s) + how->bytes > LINUX_KEPT_BYTES))
 			drop_oldest(s);
-		s->kept[s->nkept++] = *m;
+		s->kept[s->nkept++] = how;
 	}
 	m->base = NULL;
 }
@@ -297,8 +297,13 @@ static struct made *made_of(const struct mp_platform *p, const struct mp_mem_req
 	return how;
 }
 
-/* Where out's memory lies: its first frame, its pages, how far it is contiguous. */
-static void describe(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out)
+/*
+ * Where out's memory lies: its first frame, its pages, how far it is
+ * contiguous (a part of a mapping known contiguous is, without reading
+ * every page of it again).
+ */
+static void describe(struct mp_platform *p, const struct mp_mem_req *req, struct mp_mem *out,
+		     bool within_contiguous)
 {
 	out->phys = page_phys(out->base);
 	if (req->page >= MP_PAGE_2M && out->page_bytes < MP_PAGE_BYTES_2M &&
@@ -307,20 +312,27 @@ static void describe(struct mp_platform *p, const struct mp_mem_req *req, struct
 	/* A guest's frames are contiguous in its own physical memory only. */
 	out->frame_bytes = me(p)->guest ? p->page_bytes : out->page_bytes;
 	out->contiguous = !me(p)->guest &&
-			  phys_contiguous(out->base, out->bytes, out->page_bytes);
+			  (within_contiguous ||
+			   phys_contiguous(out->base, out->bytes, out->page_bytes));
 }
 
 static enum mp_status linux_alloc(struct mp_platform *p, const struct mp_mem_req *req,
 				  struct mp_mem *out)
 {
-	if (!reuse_kept(me(p), req, out)) {
-		memset(out, 0, sizeof(*out));
-		if (!map_new(p, req, out))
-			return MP_ENOMEM;
-		out->handle = made_of(p, req, out);
-		memset(out->base, 0, out->bytes); /* fault every page in now, not while timing */
+	struct made *how;
+
+	if (reuse_kept(me(p), req, out)) {
+		describe(p, req, out, ((struct made *)out->handle)->contiguous);
+		return MP_OK;
 	}
-	describe(p, req, out);
+	memset(out, 0, sizeof(*out));
+	if (!map_new(p, req, out))
+		return MP_ENOMEM;
+	out->handle = how = made_of(p, req, out);
+	memset(out->base, 0, out->bytes); /* fault every page in now, not while timing */
+	describe(p, req, out, false);
+	if (how)
+		how->contiguous = out->contiguous;
 	return MP_OK;
 }
 
