@@ -254,14 +254,23 @@ static int ladder(struct mp_lower *lv, uint64_t stride, struct mp_geom *g)
 	return st;
 }
 
-/* <way, 2A, b>: 1 compact, 0 not, -1 not timed, -2 not buildable. */
-static int block_at(struct mp_lower *lv, const struct mp_geom *g, uint64_t b)
+/* <way, 2A, b> built into *x; false where it cannot be. */
+static bool block_shape(const struct mp_lower *lv, const struct mp_geom *g, uint64_t b,
+			struct mp_ref_stride *x)
+{
+	return mp_compact_shape(lv, g->way, 2 * g->ways, g->ways, b, x);
+}
+
+/* Does <way, 2A, b> spill (a set built before)?  1, 0, or mp_compact_set_compact's failure. */
+static int block_spills(struct mp_lower *lv, const struct mp_geom *g, uint64_t b)
 {
 	struct mp_ref_stride x;
+	int c;
 
-	if (!mp_compact_shape(lv, g->way, 2 * g->ways, g->ways, b, &x))
-		return -2;
-	return mp_compact_set_compact(&lv->cs, &x);
+	if (!block_shape(lv, g, b, &x))
+		return 1;
+	c = mp_compact_set_compact(&lv->cs, &x);
+	return c < 0 ? c : !c;
 }
 
 /*
@@ -274,16 +283,17 @@ static int block_at(struct mp_lower *lv, const struct mp_geom *g, uint64_t b)
 static int block(struct mp_lower *lv, struct mp_geom *g)
 {
 	for (uint64_t b = WORD; b < g->way; b *= 2) {
-		int c = block_at(lv, g, b);
+		struct mp_ref_stride x;
+		int c;
 
-		if (c == -2)
+		if (!block_shape(lv, g, b, &x))
 			return 0;
-		if (c == 0)
+		if ((c = mp_compact_set_compact(&lv->cs, &x)) == 0)
 			continue;
-		if (c == 1 && b > WORD && (c = block_at(lv, g, b / 2)) != 0)
-			return c < 0 && c != -2 ? -1 : 0;
+		if (c == 1 && b > WORD && (c = block_spills(lv, g, b / 2)) != 1)
+			return c;
 		g->line = b;
-		return c < 0 ? c : 1;
+		return c;
 	}
 	return 0;
 }
