@@ -189,6 +189,17 @@ static bool l1_geometry(struct run *rn)
 	return true;
 }
 
+/* The documented L1's way, its ways in *ways; 0 where nothing documents them. */
+static uint64_t documented_l1_way(const struct run *rn, uint64_t *ways)
+{
+	const struct mp_cache *d = mp_result_documented_cache(rn->c->r, 1);
+
+	if (!d || d->ways <= 0 || d->size_bytes < d->ways)
+		return 0;
+	*ways = (uint64_t)d->ways;
+	return (uint64_t)(d->size_bytes / d->ways);
+}
+
 /*
  * The L1's ways and way for the levels below (their tails, its colours),
  * where its record has none: those of its minimal set found here though
@@ -203,16 +214,16 @@ static bool l1_geometry(struct run *rn)
  */
 static bool l1_for_below(struct run *rn)
 {
-	const struct mp_cache *d = mp_result_documented_cache(rn->c->r, 1);
 	const char *from = "its minimal set here, not recorded";
 	char text[MP_NOTE_LEN];
 	struct mp_buf b;
+	uint64_t ways = 0, way;
 
 	if (l1_geometry(rn))
 		return true;
-	if (!rn->l1_ways && d && d->ways > 0 && d->size_bytes >= d->ways) {
-		rn->l1_ways = (uint64_t)d->ways;
-		rn->l1_way = (uint64_t)(d->size_bytes / d->ways);
+	if (!rn->l1_ways && (way = documented_l1_way(rn, &ways)) != 0) {
+		rn->l1_ways = ways;
+		rn->l1_way = way;
 		from = "the documentation";
 	}
 	if (!rn->l1_ways)
@@ -251,10 +262,9 @@ static void log_level(struct run *rn, const struct level *lv, uint64_t t0)
  */
 static bool l1_within_page(struct run *rn, struct mp_buf *msg)
 {
-	const struct mp_cache *d = mp_result_documented_cache(rn->c->r, 1);
+	uint64_t ways, way = documented_l1_way(rn, &ways);
 
-	if (!d || d->ways <= 0 || d->size_bytes < d->ways ||
-	    (uint64_t)(d->size_bytes / d->ways) > rn->m.page_bytes || !l1_for_below(rn))
+	if (!way || way > rn->m.page_bytes || !l1_for_below(rn))
 		return false;
 	mp_buf_puts(msg, "L1 not measured: the documentation gives it a way of a page or less, "
 			 "so its lines at a page offset are of one class (the l1 probe's to "
