@@ -659,7 +659,6 @@ static int next_class(struct mp_evset *e, uint64_t *pool, uint64_t *n,
 					  "(a noisy host or a random replacement)");
 	if (too_large(e, m, out->ways)) {
 		out->larger++;
-		out->over += e->tail == tail;
 		return unfound(e, out, x, "a set larger than a class's may hold another class's ways");
 	}
 	/* A reduction that lost the eviction unseen would count a class of nothing. */
@@ -888,17 +887,6 @@ static int rest_by_conflict(struct mp_evset *e, uint64_t *pool, uint64_t n,
 	out->count = classes;
 	out->complete = true;
 	return 0;
-}
-
-bool mp_evset_ways_borne(const struct mp_evset_classes *k, unsigned n)
-{
-	uint64_t same = 0, against = 0;
-
-	for (unsigned i = 0; i < n; i++) {
-		same += k[i].same;
-		against += k[i].other + k[i].shorter + k[i].over;
-	}
-	return same > against;
 }
 
 int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways,

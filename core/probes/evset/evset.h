@@ -192,7 +192,6 @@ struct mp_evset_classes {
 	bool late;              /* stopped by its time bound, passed or foreseen */
 	uint64_t same, other;   /* classes counted (not the seed's) whose set has `ways` lines, not */
 	uint64_t larger;        /* set aside: larger than a class's, or over the ways taking none */
-	uint64_t over;          /* of larger: over the ways, found with the count's tail */
 	uint64_t shorter;       /* set aside: short of the ways, taking no member */
 	uint64_t members;       /* candidates the classes counted took from the pool */
 	uint64_t depth, want;   /* a thin pool: candidates its first classes had, wanted (else 0) */
@@ -255,14 +254,6 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 int mp_evset_conflict(struct mp_evset *e, const uint64_t *seed, uint64_t ns,
 		      const uint64_t *pool, uint64_t n, uint64_t ways, uint64_t left,
 		      uint64_t *classes, const char **why);
-
-/*
- * Do n counts' classes bear the ways out: more classes counted whose sets
- * have the ways' lines than classes counted with sets of another size,
- * sets short of the ways set aside, and sets over the ways set aside
- * where the count had a tail (over)?
- */
-bool mp_evset_ways_borne(const struct mp_evset_classes *k, unsigned n);
 
 /* Why a count stopped when its time bound passed (mp_evset_classes.why). */
 extern const char mp_evset_count_late[];

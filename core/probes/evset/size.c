@@ -382,13 +382,7 @@ static const char *not_counted(const struct run *rn, const struct level *lv)
  * out (*borne) where most classes counted, the victim's own not, have
  * minimal sets of as many lines: a count that stopped at the victim's
  * class bore out nothing (this guest's quick profile gave its 16-way L2
- * as 15-way and 17-way so, in 2 runs of 40).  Sets set aside as larger
- * than the ways, where the count had a tail (mp_evset_classes.over), count
- * against them too: on the Zen 3 guest the full profile gave its 8-way L2
- * as 7-way, one class's set of 7 against 16 of 8 set aside so (a tenant's
- * thread held a way of the victim's set and of the first class's while
- * they were found, and still of the victim's when it was tested over
- * time).  A count without a tail
+ * as 15-way and 17-way so, in 2 runs of 40).  A count without a tail
  * that did not complete is followed by a seeded one, unless it ran out of
  * time: the seeded count has the same time bound, and on this guest the
  * quick profile's second count of the L2 spent some 0.5 s more to run out
@@ -425,7 +419,7 @@ int evset_size(struct run *rn, struct mp_evset *e, struct level *lv, bool *borne
 			return -1;
 	}
 	ran_out[lv->level] = k.late;
-	*borne = mp_evset_ways_borne((const struct mp_evset_classes[]){ first, k }, 2);
+	*borne = first.same + k.same > first.other + k.other + first.shorter + k.shorter;
 	lv->doubt = first.other + k.other + first.larger + k.larger + first.shorter + k.shorter > 0;
 	if (lv->within)
 		return within_size(rn, lv, &k);
