@@ -184,15 +184,15 @@ static int same_class(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_
 }
 
 /*
- * A class counted other than i, whose victim x's set must not evict for
- * i to be x's (a noisy host evicts every victim for a while); 1 it does
- * not (or there is none to ask), 0 it does, -1 failed.
+ * A class counted other than i and i2, whose victim the set s must not
+ * evict for i to be s's class (a noisy host evicts every victim for a
+ * while); 1 it does not (or there is none to ask), 0 it does, -1 failed.
  */
-static int control(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t i,
+static int control(struct mp_evset *e, const uint64_t *s, uint64_t m, uint64_t i, uint64_t i2,
 		   uint64_t counted)
 {
 	for (uint64_t j = 0; j < counted && j < MP_EVSET_MAX_CLASSES; j++) {
-		int ev = j == i ? UNTESTED : evicts_victim(e, j, s, m);
+		int ev = j == i || j == i2 ? UNTESTED : evicts_victim(e, j, s, m);
 
 		if (ev != UNTESTED)
 			return ev < 0 ? -1 : !ev;
@@ -289,7 +289,7 @@ static int seen(struct mp_evset *e, uint64_t x, const uint64_t *s, uint64_t m,
 			continue;
 		if (same != 1)
 			return same;
-		if ((ctl = control(e, s, m, i, counted)) != 1)
+		if ((ctl = control(e, s, m, i, i, counted)) != 1)
 			return ctl < 0 ? -1 : 2;
 		same = same_class(e, x, s, m, i);   /* after the control too */
 		return same < 0 ? -1 : same == 1 ? 1 : 2;
@@ -475,13 +475,8 @@ static int of_class(struct mp_evset *e, uint64_t i, uint64_t j, uint64_t n)
 
 	if (own <= 0 || (ev = mostly(e, victims[i], kept[j], kept_n[j])) <= 0)
 		return own <= 0 ? own : ev;
-	for (uint64_t k = 0; k < n; k++) {
-		ev = k == i || k == j || in_tail(e, k) ? UNTESTED :
-		     mostly(e, victims[k], kept[j], kept_n[j]);
-		if (ev != UNTESTED)
-			return ev < 0 ? -1 : ev ? 2 : 1;
-	}
-	return 1;
+	ev = control(e, kept[j], kept_n[j], i, j, n);
+	return ev < 0 ? -1 : ev ? 1 : 2;
 }
 
 /* The class of the first KEPT_CLASSES counted that class i was found to be (distinct). */
