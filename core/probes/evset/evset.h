@@ -81,6 +81,15 @@ struct mp_evset_times {
 int mp_evset_time(struct mp_evset *e, uint64_t victim, const uint64_t *set, uint64_t n,
 		  unsigned tries, struct mp_evset_times *t);
 
+/*
+ * A thread sharing the level may hold a way of the sets it uses for tens
+ * to hundreds of milliseconds (an SMT sibling on a virtual machine's
+ * host): a test that its way may have decided is tried again up to
+ * MP_EVSET_HOLD_TRIES times, about MP_EVSET_HOLD_REST_US apart.
+ */
+#define MP_EVSET_HOLD_TRIES 5u
+#define MP_EVSET_HOLD_REST_US 50000u
+
 /* Has the deadline passed?  (Once it has, it stays passed.) */
 bool mp_evset_late(struct mp_evset *e);
 

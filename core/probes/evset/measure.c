@@ -17,13 +17,8 @@
  */
 #define EVSET_SHORT_TESTS 8u
 #define EVSET_SHORT_PASSES 8u
-/*
- * Searches again after the victim's set stopped evicting it; its tests
- * over time, and the rest between them (geometry_over_time).
- */
+/* Searches again after the victim's set stopped evicting it (geometry_over_time). */
 #define EVSET_AGAIN 1u
-#define EVSET_HOLD_TRIES 5u
-#define EVSET_HOLD_REST_US 50000u
 /* Passes of a test where those of calibrate.c found no set (sparing). */
 #define EVSET_SPARING_PASSES 32u
 /* The share of its time within which the first level's loss takes another victim. */
@@ -68,18 +63,18 @@ static int short_evictions(struct run *rn, const struct mp_evset *e, const struc
 
 /*
  * Does the victim's set a line short stop evicting it (in none of the
- * tests), tested again up to EVSET_HOLD_TRIES times EVSET_HOLD_REST_US
- * apart: a thread that held a way has gone.  1, 0 (or nothing else runs
- * here), -1 failed.
+ * tests), tested again up to MP_EVSET_HOLD_TRIES times
+ * MP_EVSET_HOLD_REST_US apart: a thread that held a way has gone.  1, 0
+ * (or nothing else runs here), -1 failed.
  */
 static int stops_later(struct run *rn, const struct mp_evset *e, const struct level *lv)
 {
 	struct mp_rng rng = e->rng;
 
-	for (unsigned i = 1; i < EVSET_HOLD_TRIES; i++) {
+	for (unsigned i = 1; i < MP_EVSET_HOLD_TRIES; i++) {
 		int st;
 
-		if (!mp_rest_about(rn->c->p, &rng, EVSET_HOLD_REST_US))
+		if (!mp_rest_about(rn->c->p, &rng, MP_EVSET_HOLD_REST_US))
 			return 0;
 		if ((st = short_evictions(rn, e, lv, 1)) <= 0)
 			return st < 0 ? -1 : 1;
@@ -178,8 +173,8 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
 /*
  * Does the victim's set still evict it?  Tested once where a complete
  * count bore its ways out with sets of that size alone, else
- * EVSET_HOLD_TRIES times about EVSET_HOLD_REST_US apart, so that a thread
- * that held ways meanwhile may have gone.  A count stopped by its time
+ * MP_EVSET_HOLD_TRIES times about MP_EVSET_HOLD_REST_US apart, so that a
+ * thread that held ways meanwhile may have gone.  A count stopped by its time
  * bears ways out with the sets of its first classes alone, which one
  * thread's run may cover: the simulator's 4M 16-way L2 on a coarse clock,
  * with a neighbour holding one of its ways 2^26 cycles of every 2^27,
@@ -190,13 +185,13 @@ static int geometry_and_size(struct run *rn, struct level *lv, struct mp_evset e
  */
 static int still_evicts(struct run *rn, const struct level *lv, struct mp_evset *e)
 {
-	unsigned tries = lv->doubt || lv->alone || !lv->classes || lv->conflict ? EVSET_HOLD_TRIES
-										 : 1;
+	bool doubt = lv->doubt || lv->alone || !lv->classes || lv->conflict;
+	unsigned tries = doubt ? MP_EVSET_HOLD_TRIES : 1;
 
 	for (unsigned i = 0; i < tries; i++) {
 		int held;
 
-		if (i && !mp_rest_about(rn->c->p, &e->rng, EVSET_HOLD_REST_US))
+		if (i && !mp_rest_about(rn->c->p, &e->rng, MP_EVSET_HOLD_REST_US))
 			return 1;       /* nothing else runs: the test stands */
 		if ((held = evset_evicts_mostly(e, rn->x, rn->set, lv->ways)) != 1)
 			return held;
