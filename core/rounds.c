@@ -50,10 +50,8 @@ struct field {
 static struct mp_result before, rounds[MP_ROUNDS_MAX];
 static struct field fields[MAX_FIELDS];
 static unsigned nfields;
-/* The message of a round that found nothing and was run again in its place (retry), or "". */
+/* The message of a round that failed and was run again in its place (retry), or "". */
 static char failed_why[MP_MESSAGE_LEN];
-/* How that round found nothing: it failed, or it measured nothing. */
-static const char *failed_how;
 
 static bool tlb_like(const struct mp_tlb *t, const struct mp_structure *s)
 {
@@ -338,7 +336,7 @@ static void say_dropped(struct mp_probe *self, unsigned dropped)
 		      said[0] ? "; " : "", dropped);
 }
 
-/* The result says that a round was run again, how it found nothing and why. */
+/* The result says which round failed and was run again, and why it failed. */
 static void note_retried(struct mp_result *r, const char *probe)
 {
 	char text[MP_NOTE_LEN];
@@ -347,7 +345,7 @@ static void note_retried(struct mp_result *r, const char *probe)
 	if (!failed_why[0])
 		return;
 	mp_buf_init(&b, text, sizeof(text));
-	mp_buf_printf(&b, "%s: a round that %s run again: %s", probe, failed_how, failed_why);
+	mp_buf_printf(&b, "%s: a failed round run again: %s", probe, failed_why);
 	mp_result_add_note(r, text);
 }
 
@@ -382,45 +380,29 @@ static void run_round(struct mp_platform *p, const struct mp_config *cfg,
 	def->run(&ctx);
 }
 
-/* Did round i measure nothing: no field of it other than what stood before? */
-static bool measured_nothing(unsigned i)
-{
-	nfields = 0;            /* tally makes the fields anew */
-	add_fields_of(&rounds[i]);
-	for (unsigned j = 0; j < nfields; j++)
-		if (value_in(&rounds[i], &fields[j]) != value_in(&before, &fields[j]))
-			return false;
-	return true;
-}
-
 /*
- * Run round i again in its place: the first round of the probe to fail or
- * to measure nothing, where it took less than the plan's time bound.  Such
- * a round found nothing, so it is no vote against what the others find;
- * counted, it would end the rounds where it is the first (nothing
- * determined) and make "not measured" win a tie with a round that
- * measured.  The full profile's L1 on this project's AMD EPYC guest failed
- * so in one run of seven (X-Ray's sets "gave other answers elsewhere in
- * memory" while the core's other thread was busy), and every probe after
- * it lost the L1's geometry; on its Zen 5 class guest evset's quick round
- * measured nothing in 0.0 to 1.6 s in 7 runs of 10 (a busy spell of the
- * thread sharing the core), and the rounds ended there.  Once only: a
- * probe that can measure nothing costs one round more.
+ * Run round i again in its place: the first round of the probe to fail,
+ * where it took less than the plan's time bound.  A failed round found
+ * nothing, so it is no vote against what the others find; counted, it
+ * would end the rounds where it is the first (nothing determined) and
+ * make "not measured" win a tie with a round that measured.  The full
+ * profile's L1 on this project's AMD EPYC guest failed so in one run of
+ * seven (X-Ray's sets "gave other answers elsewhere in memory" while the
+ * core's other thread was busy), and every probe after it lost the L1's
+ * geometry.  Once only: a probe that fails for good costs one round more.
  */
 static bool retry(struct mp_platform *p, const struct mp_config *cfg,
 		  const struct mp_probe_def *def, int32_t self, unsigned i, uint64_t start)
 {
 	const struct mp_probe *rec = &rounds[i].probes[self];
-	bool failed = rec->status == MP_PROBE_FAILED;
 
-	if (failed_why[0] || (!failed && !measured_nothing(i)) ||
+	if (failed_why[0] || rec->status != MP_PROBE_FAILED ||
 	    mp_seconds_since(p, start) >= plans[cfg->profile].seconds)
 		return false;
-	failed_how = failed ? "failed" : "measured nothing";
 	mp_strlcpy(failed_why, rec->message[0] ? rec->message : "no reason given",
 		   sizeof(failed_why));
-	mp_logf(p, MP_LOG_INFO, "probe %s: round %u %s, run again: %s", def->name, i + 1,
-		failed_how, failed_why);
+	mp_logf(p, MP_LOG_INFO, "probe %s: round %u failed, run again: %s", def->name, i + 1,
+		failed_why);
 	return true;
 }
 

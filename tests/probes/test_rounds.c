@@ -7,8 +7,7 @@
  * disagreement in the audit, the round kept whole is one that agrees with
  * the winners, a value the probe does not determine gets no vote, a level
  * found in no more rounds than not is not recorded, a round that fails
- * or measures nothing is run again once, and TLB levels of different
- * pages are told apart.
+ * is run again once, and TLB levels of different pages are told apart.
  */
 #include "core/results/audit.h"
 #include "core/rounds.h"
@@ -25,8 +24,8 @@ static const char tiny[] =
 /* A script's round that fails (mp_probe_fail), finding nothing. */
 #define FAILS (-2)
 static const int64_t *script;
-static unsigned nscript, calls, ran;   /* calls, and those that did not fail */
-/* Also an L1 of 48K 12-way, its size and ways measured in even calls that did not fail only. */
+static unsigned nscript, calls;
+/* Also an L1 of 48K 12-way, its size and ways measured in even rounds only. */
 static bool anchored;
 
 /* One round: an L2 of the script's next size (none for 0), 8 ways, and a curve naming the round. */
@@ -51,15 +50,14 @@ static void scripted(struct mp_ctx *c)
 
 		l1->level = 1;
 		l1->type = MP_KIND_DATA;
-		l1->size_bytes = ran % 2 ? MP_NA : 48 * K;
-		l1->ways = ran % 2 ? MP_NA : 12;
+		l1->size_bytes = calls % 2 ? MP_NA : 48 * K;
+		l1->ways = calls % 2 ? MP_NA : 12;
 	}
 	snprintf(name, sizeof(name), "round-%u", calls);
 	if (c->self)
 		snprintf(c->self->message, sizeof(c->self->message), "%s", name);
 	mp_result_add_curve(c->r, name, "bytes", "cycles");
 	calls++;
-	ran++;
 }
 
 static const struct mp_probe_def def = { "scripted", "a scripted probe", scripted,
@@ -73,7 +71,7 @@ static const struct mp_vote *run(const int64_t *sizes, unsigned n, uint32_t roun
 	struct mp_structure l2 = { 2, MP_KIND_UNIFIED, false, MP_NA };
 	struct mp_probe *self;
 
-	script = sizes, nscript = n, calls = ran = 0;
+	script = sizes, nscript = n, calls = 0;
 	s.cfg.rounds = rounds;
 	mp_result_init(&s.r, "sim");
 	self = mp_result_add_probe(&s.r, def.name);
@@ -161,10 +159,7 @@ static void test_fixed_rounds(void)
 	CHECK(calls == 3 && v && v->votes == 3 && v->of == 3, "rounds = 3: exactly 3 rounds");
 }
 
-/*
- * A probe that finds what stood before determines nothing: its first
- * round is run again once, the second counts, and no vote.
- */
+/* A probe that finds what stood before determines nothing: one round, no vote. */
 static void test_nothing_determined(void)
 {
 	const int64_t sizes[] = { 512 * K };
@@ -178,36 +173,35 @@ static void test_nothing_determined(void)
 	calls = 0;
 	self = mp_result_add_probe(&s.r, def.name);
 	mp_rounds_run(s.p, &s.cfg, &s.r, &def, self);
-	CHECK_EQ_INT(calls, 2, "nothing new: the round run again, then no more");
+	CHECK_EQ_INT(calls, 1, "nothing new: one round");
 	CHECK(mp_result_find_voted(&s.r, &l2, MP_PARAM_SIZE) == NULL, "nothing new: no vote");
 }
 
 /*
  * A level found in one round of two is not recorded, its votes won by not
  * measured, even where the round kept whole is the one that found it (an
- * L1 measured in that round only makes it that round: a tie with "not
- * measured" goes to the value); found in two of three it is.  A failed
- * round comes first in both, run again, so that the round that measures
- * nothing counts.  A level found in both rounds, one of which did not
- * measure its size, keeps the size the other found.
+ * L1 measured in the first round only makes it that round: a tie with "not
+ * measured" goes to the value); found in two of three it is.
+ * A level found in both rounds, one of which did not measure its size,
+ * keeps the size the other found.
  */
 static void test_found_as_often_as_not(void)
 {
-	const int64_t half[] = { FAILS, 512 * K, 0 }, most[] = { FAILS, 512 * K, 0, 512 * K };
+	const int64_t half[] = { 512 * K, 0 }, most[] = { 512 * K, 0, 512 * K };
 	const int64_t unmeasured[] = { 512 * K, MP_NA };
 	const struct mp_vote *v;
 
 	anchored = true;
-	v = run(half, 3, 2);
+	v = run(half, 2, 2);
 	anchored = false;
-	CHECK(strcmp(s.r.curves[0].name, "round-1") == 0, "the round that found the L2 is kept");
+	CHECK(strcmp(s.r.curves[0].name, "round-0") == 0, "the round that found the L2 is kept");
 	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) == NULL && v && v->value == MP_NA &&
 	      v->runner_up == 512 * K && v->votes == 1 && v->of == 2,
 	      "an L2 in 1 round of 2: not recorded, its vote says 1 of 2 found 512K");
 	CHECK(strcmp(s.r.probes[0].message,
-		     "round-1; 1 record(s) left out: found in no more rounds than not") == 0,
+		     "round-0; 1 record(s) left out: found in no more rounds than not") == 0,
 	      "the kept round's message says so (%s)", s.r.probes[0].message);
-	v = run(most, 4, 3);
+	v = run(most, 3, 3);
 	CHECK(mp_result_find_cache(&s.r, 2, MP_KIND_UNIFIED) != NULL && v && v->value == 512 * K &&
 	      v->votes == 2, "an L2 in 2 rounds of 3: recorded");
 	v = run(unmeasured, 2, 2);
@@ -219,7 +213,7 @@ static void test_found_as_often_as_not(void)
 /* The note a failed round run again leaves, or NULL. */
 static const char *retried_note(void)
 {
-	return ps_note(&s.r, "scripted: a round that failed run again: scripted failure");
+	return ps_note(&s.r, "scripted: a failed round run again: scripted failure");
 }
 
 /*
@@ -243,27 +237,6 @@ static void test_failed_round_again(void)
 	run(always, 1, MP_ROUNDS_AUTO);
 	CHECK(calls == 2 && s.r.probes[0].status == MP_PROBE_FAILED && retried_note() != NULL,
 	      "a probe that always fails: 2 calls, failed, the note");
-}
-
-/*
- * A round that measures nothing (no L2, nothing else) is run again in its
- * place, once, as a failed one is: the first takes nothing from the vote,
- * a second counts as not measured.
- */
-static void test_nothing_measured_again(void)
-{
-	const int64_t first[] = { 0, 512 * K, 512 * K }, twice[] = { 0, 512 * K, 0, 1024 * K };
-	const struct mp_vote *v = run(first, 3, MP_ROUNDS_AUTO);
-
-	CHECK_EQ_INT(calls, 3, "a first round that measured nothing: run again, then 2 more");
-	CHECK(v && v->value == 512 * K && v->votes == 2 && v->of == 2,
-	      "the round that measured nothing is no vote: 512K 2 of 2");
-	CHECK(ps_note(&s.r, "scripted: a round that measured nothing run again: round-0") != NULL,
-	      "a note says it was run again, with its message");
-	v = run(twice, 4, 3);
-	CHECK(calls == 4 && v && v->of == 3 && v->votes == 1 &&
-	      (v->value == 512 * K || v->value == 1024 * K),
-	      "a second round that measured nothing counts: 3 rounds of 4 calls, 1 vote of 3");
 }
 
 /* A round of the scripted TLB probe: an L1 ITLB of this page (0: none) and entries. */
@@ -323,7 +296,6 @@ int main(void)
 	test_nothing_determined();
 	test_found_as_often_as_not();
 	test_failed_round_again();
-	test_nothing_measured_again();
 	test_tlb_pages_apart();
 	cs_close(&s);
 	return check_done();
