@@ -253,9 +253,10 @@ int mp_evset_count(struct mp_evset *e, uint64_t *pool, uint64_t n, uint64_t ways
 /*
  * The classes among the seed (ns lines: the minimal sets of classes
  * counted, `ways` lines each) and pool[0 .. n), by a conflict set: each
- * line kept unless the lines kept so far evict it; then no line kept may
- * stay evicted without itself, and every line left out must be evicted,
- * and the lines kept be a whole number of classes, each of the ways
+ * line kept unless the lines kept so far evict it, and the lines left out
+ * that the set does not evict added, again over time until none is; then
+ * the lines kept must be a whole number of classes, and no line kept may
+ * stay evicted without itself over time, each class of the ways
  * (core/probes/evset/conflict.c); `left`: about how many classes the pool
  * holds (it sets the batches of the screens).  1 counted (*classes, seed's included),
  * 0 not (*why), 2 the deadline passed, -1 a run failed.
