@@ -147,7 +147,7 @@ static void hashed_dtlb1(void)
  * short of its 4096.  The full profile sweeps to 8192 pages at least and
  * finds the level with its entries; the quick one keeps its 2048.
  */
-static const char undocumented_model[] =
+static const char understated_model[] =
 	"cache L1D size=48K line=64 ways=12 latency=4\n"
 	"cache L2 size=1M line=64 ways=16 latency=14\n"
 	"tlb DTLB1 entries=96 ways=full page=4K latency=7\n"
@@ -161,7 +161,7 @@ static long long understated(enum mp_profile profile)
 	const struct mp_tlb *l2;
 	long long got;
 
-	if (!ps_open_text(&s, "understated-stlb", undocumented_model, PS_EXACT))
+	if (!ps_open_text(&s, "understated-stlb", understated_model, PS_EXACT))
 		return -2;
 	s.cfg.profile = profile;
 	for (int32_t i = 0; i < s.r.documented.ntlbs; i++)
