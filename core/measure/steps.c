@@ -234,7 +234,7 @@ int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_ri
 int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, double min_rise,
 		     struct mp_steps *out)
 {
-	double m[MAX_POINTS], edge;
+	double m[MAX_POINTS], edge, base;
 	struct mp_plateau *last;
 	int32_t j;
 
@@ -246,8 +246,9 @@ int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, do
 	if (!(top >= last->level * (1.0 + min_rise)))
 		return out->nsteps;
 	despike(y, n, m);
-	edge = MP_STEP_EDGE * mp_log2(top / last->level);
-	for (j = last->last; j > last->first && mp_log2(m[j] / last->level) >= edge; j--)
+	base = median(m + last->first, (last->last - last->first) / 2 + 1);
+	edge = MP_STEP_EDGE * mp_log2(top / base);
+	for (j = last->last; j > last->first && mp_log2(m[j] / base) >= edge; j--)
 		;
 	last[1].first = j + 1;
 	last[1].last = last->last;

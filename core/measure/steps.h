@@ -70,7 +70,10 @@ int32_t mp_steps_find(const double *x, const double *y, int32_t n, double min_ri
  * it, the curve's climb out of that plateau, even if it has not reached
  * `top` within the range, is one more transition.  Its upper plateau has
  * level `top` and holds the points after the climb started; it is empty
- * (first = n) when the curve never left the plateau.  Returns nsteps.
+ * (first = n) when the curve never left the plateau.  The climb starts
+ * after the last point within MP_STEP_EDGE of the step above the median of
+ * the plateau's lower half: a climb the curve ends in is part of its last
+ * plateau and lifts the whole plateau's median.  Returns nsteps.
  */
 int32_t mp_steps_top(const double *x, const double *y, int32_t n, double top, double min_rise,
 		     struct mp_steps *out);

@@ -237,6 +237,38 @@ static void highest_after(void)
 	      mp_steps_highest_after(&st, 2));
 }
 
+/*
+ * A curve that ends in a gradual climb to memory (45 cycles), closed by
+ * mp_steps_top: an L1 of 2 cycles to 16K, an L2 of 7 cycles from 32K to
+ * 64K, then a climb of twelve points to the sweep's end (a level of few
+ * ways on scattered frames, or random replacement).  The step analysis
+ * counts the climb into the L2's plateau; the L2 is still the plateau at 7
+ * cycles (it read 11.25 when the climb's start was judged against the
+ * whole plateau's median, which the climb lifts).
+ */
+static void top_after_gradual_climb(void)
+{
+	static const double kb[] = { 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 10,
+				     12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96,
+				     112, 128, 160, 192, 224, 256, 320, 384, 448 };
+	static const double cyc[] = { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+				      2, 2, 2, 4, 5.3, 6.3, 7, 7, 7, 7, 7, 9, 10.5,
+				      12, 13.6, 15.5, 19.7, 21.9, 24.8, 26.1, 28.4, 31.4 };
+	int32_t n = (int32_t)(sizeof(kb) / sizeof(kb[0]));
+	struct mp_steps st;
+	double x[sizeof(kb) / sizeof(kb[0])];
+
+	for (int32_t i = 0; i < n; i++)
+		x[i] = kb[i] * 1024;
+	mp_steps_find(x, cyc, n, MP_STEP_MIN_RISE_CACHE, MP_STEP_MIN_FLAT_CACHE, &st);
+	CHECK_EQ_INT(mp_steps_top(x, cyc, n, 45.0, MP_STEP_MIN_RISE_CACHE, &st), 2,
+		     "gradual climb closed by memory: L1 and L2");
+	CHECK(fabs(st.plateau[1].upper - 7.0) < 0.5, "the L2's latency %.2f, want 7",
+	      st.plateau[1].upper);
+	CHECK(x[st.plateau[2].first] > 64 * 1024 && x[st.plateau[2].first] <= 112 * 1024,
+	      "the climb to memory from %.0fK, want 80K to 112K", x[st.plateau[2].first] / 1024);
+}
+
 int main(void)
 {
 	log2_accuracy();
@@ -249,5 +281,6 @@ int main(void)
 	flat_and_noise();
 	plateau_noise();
 	highest_after();
+	top_after_gradual_climb();
 	return check_done();
 }
