@@ -11,12 +11,7 @@
  */
 #include <stdio.h>
 #include <sys/prctl.h>
-#include <time.h>
 
-#include "core/config.h"
-#include "core/suite.h"
-#include "platform/sim/platform.h"
-#include "tests/output.h"
 #include "tests/probes/probe_sim.h"
 
 #define ARENA (1ull << 30)
@@ -65,13 +60,13 @@ static int32_t marks(const struct mp_result *r, char *out, size_t len)
 
 	out[0] = '\0';
 	for (int32_t i = 0; i < r->documented.ncaches; i++) {
-		const struct mp_cache *d = &r->documented.caches[i], *m;
-		struct mp_cache none = { .size_bytes = MP_NA, .line_bytes = MP_NA, .ways = MP_NA,
-					 .inclusion = MP_INCL_UNKNOWN };
+		static const struct mp_cache none = { .size_bytes = MP_NA, .line_bytes = MP_NA,
+						      .ways = MP_NA, .inclusion = MP_INCL_UNKNOWN };
+		const struct mp_cache *d = &r->documented.caches[i], *m = measured(r, d);
 
 		if (!data_side(d) || d->level < 2)
 			continue;
-		m = measured(r, d) ? measured(r, d) : &none;
+		m = m ? m : &none;
 		at += (size_t)snprintf(out + at, len - at, "L%d%c%c%c%c ", (int)d->level,
 				       mark(m->size_bytes, d->size_bytes, MP_NA),
 				       mark(m->line_bytes, d->line_bytes, MP_NA),
@@ -81,14 +76,6 @@ static int32_t marks(const struct mp_result *r, char *out, size_t len)
 	for (int32_t i = 0; i < r->ncaches; i++)
 		extra += data_side(&r->caches[i]) && !documented(r, r->caches[i].level);
 	return extra;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 static double simulated(const struct mp_result *r)
@@ -113,8 +100,7 @@ static void measure(struct mp_sim_model *m, int mode)
 	m->frames.mode = mode == BARE ? MP_SIM_FRAMES_CONTIGUOUS : MP_SIM_FRAMES_SCATTERED;
 	m->frames.refuse_contiguous = mode == SCATTERED;
 	m->frames.seed = FRAMES_SEED;
-	p = mp_sim_open(m, test_output());
-	if (!p) {
+	if (!ps_platform(m, m->name, &p, &r)) {
 		printf("  %-18s %-10s could not open the simulator\n", m->name, mode_names[mode]);
 		return;
 	}
@@ -123,13 +109,11 @@ static void measure(struct mp_sim_model *m, int mode)
 	cfg.arena_bytes = ARENA;
 	cfg.profile = MP_PROFILE_QUICK;
 	snprintf(cfg.probes, sizeof(cfg.probes), "%s", PROBES);
-	mp_result_init(&r, p->name);
-	mp_sim_model_document(m, &r.documented);
-	w0 = now();
+	w0 = ps_wall();
 	mp_suite_run(p, &cfg, &r);
 	extra = marks(&r, cell, sizeof(cell));
 	printf("  %-18s %-10s %-28s %5d %8.1f %8.1f\n", m->name, mode_names[mode], cell,
-	       (int)extra, simulated(&r), now() - w0);
+	       (int)extra, simulated(&r), ps_wall() - w0);
 	fflush(stdout);
 	mp_sim_close(p);
 }
